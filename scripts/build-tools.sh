@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# build-tools.sh SRC OUT [selftests] [perf]: install SRC's uapi headers into
+# OUT/usr/include and build, against them, the futex selftests (installed in
+# OUT/kselftest) and a minimal perf (OUT/perf/perf). With no target named,
+# builds both. New FUTEX_* constants thus come from the tree, not from the
+# host's linux-libc-dev.
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$(cd "${1:?usage: build-tools.sh SRC OUT [selftests] [perf]}" && pwd)
+mkdir -p "${2:?}"
+out=$(cd "$2" && pwd)
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(selftests perf)
+
+hdr=$out/usr/include
+logged "$out/headers.log" make -C "$src" O="$out/hdr-build" \
+	INSTALL_HDR_PATH="$out/usr" headers_install ||
+	die "headers_install failed (log: $out/headers.log)"
+
+for t in "${targets[@]}"; do
+	case $t in
+	selftests)
+		rm -rf "$out/kselftest"
+		logged "$out/selftests.log" make -C "$src/tools/testing/selftests" \
+			TARGETS=futex O="$out/kselftest-build" KHDR_INCLUDES="-isystem $hdr" \
+			CC="ccache gcc" INSTALL_PATH="$out/kselftest" -j"$(jobs_n)" install ||
+			die "futex selftests do not build (log: $out/selftests.log)"
+		;;
+	perf)
+		# The smallest perf that still has "perf bench": no libelf,
+		# libtraceevent, jevents, python, perl, slang, ...: libc and libm.
+		mkdir -p "$out/perf"
+		logged "$out/perf.log" make -C "$src/tools/perf" O="$out/perf" \
+			-j"$(jobs_n)" CC="ccache gcc" \
+			EXTRA_CFLAGS="-isystem $hdr" \
+			NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1 \
+			NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW=1 \
+			NO_LIBNUMA=1 NO_LIBAUDIT=1 NO_LIBBPF=1 NO_BPF_SKEL=1 \
+			NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 NO_LIBCAP=1 \
+			NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 \
+			NO_LIBPFM4=1 NO_SDT=1 NO_AUXTRACE=1 NO_LIBDEBUGINFOD=1 \
+			NO_JVMTI=1 NO_SHELLCHECK=1 NO_LIBTRACEFS=1 NO_LIBDW_DWARF_UNWIND=1 \
+			WERROR=0 perf ||
+			die "perf does not build (log: $out/perf.log)"
+		;;
+	*) die "unknown target $t" ;;
+	esac
+done

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# export.sh: regenerate patches/ from $LINUX: one folder per series branch
+# (series/NN-topic, stacked on the base tag in name order), each written by
+# git format-patch --cover-letter --base. An unchanged tree exports
+# byte-identical files.
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$LINUX/.git" ] || die "$LINUX is not a git tree; run 'make tree' first"
+g() { git -C "$LINUX" "$@"; }
+
+if [ -n "$(g status --porcelain --untracked-files=no)" ]; then
+	g status --short --untracked-files=no | head -n 10 >&2
+	die "$LINUX has uncommitted changes; commit them before exporting"
+fi
+untracked=$(g status --porcelain | grep '^??' | head -n 5 || true)
+[ -z "$untracked" ] || warn "untracked files in $LINUX are not exported:
+$untracked"
+
+mapfile -t branches < <(g for-each-ref --format='%(refname:short)' 'refs/heads/series/' | sort)
+
+# Every commit on HEAD must belong to a series, or it would be lost.
+if [ "$(g rev-parse HEAD)" != "$(g rev-parse "$BASE_TAG")" ]; then
+	found=0
+	for b in "${branches[@]}"; do
+		g merge-base --is-ancestor HEAD "$b" && found=1 && break
+	done
+	[ "$found" = 1 ] || die "HEAD ($(g log -1 --format='%h %s' HEAD)) is on no series/NN-topic branch; create one (git checkout -b series/NN-topic) or move the branch (git branch -f)"
+fi
+
+out=$(mktemp -d "$WORK/export.XXXXXX")
+# shellcheck disable=SC2064
+trap "rm -rf '$out'" EXIT
+
+prev=$BASE_TAG
+for b in "${branches[@]}"; do
+	name=${b#series/}
+	case $name in [0-9][0-9]-*) ;; *) die "branch $b: expected series/NN-topic" ;; esac
+	g merge-base --is-ancestor "$prev" "$b" ||
+		die "branch $b is not stacked on $prev; rebase it (git rebase --update-refs)"
+	n=$(g rev-list --count "$prev..$b")
+	[ "$n" -gt 0 ] || die "branch $b has no commits on top of $prev"
+	if [ -z "$(g config "branch.$b.description" || true)" ]; then
+		warn "branch $b has no description: its cover letter is a template (git branch --edit-description $b)"
+	fi
+	# The Date: of the cover letter is taken from the series' last commit,
+	# so that exporting twice gives the same file.
+	GIT_COMMITTER_DATE=$(g log -1 --format=%cI "$b") \
+		g format-patch -q --cover-letter --cover-from-description=subject \
+		--base="$BASE_TAG" --no-signature --thread=shallow \
+		-o "$out/$name" "$prev..$b" >/dev/null
+	prev=$b
+done
+
+mkdir -p "$PATCHES"
+# Replace the series folders; anything else under patches/ stays.
+for d in "$PATCHES"/[0-9][0-9]-*/; do
+	[ -d "$d" ] && rm -rf "$d"
+done
+for d in "$out"/*/; do
+	[ -d "$d" ] && mv "$d" "$PATCHES/"
+done
+for b in "${branches[@]}"; do
+	printf '  %s: %s patches\n' "patches/${b#series/}" \
+		"$(series_patches "$PATCHES/${b#series/}" | wc -l)"
+done

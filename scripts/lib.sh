@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# Common helpers for the workbench scripts: paths, pinned versions, step
+# announcements with elapsed time, and one-line fatal errors.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${WORK:-$TOP/work}
+# Downloads and the private apt state outlive a clone, so a fresh clone on
+# the same machine (CI) does not fetch the base again.
+CACHE=${FUTEX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/futex-workbench}
+PATCHES=${PATCHES:-$TOP/patches}
+RESULTS=${RESULTS:-$TOP/results}
+LINUX=${LINUX:-$WORK/linux}
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
+
+# The pinned base: Debian's linux-source-7.3 from trixie-backports.
+BASE_PKG=linux-source-7.3
+BASE_VER=7.3.4-1~bpo13+1
+BASE_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
+BASE_TAG=base-7.3.4
+BASE_FILES=96057
+
+# Identity used for the base commit only; patches keep the committer's own.
+BASE_AUTHOR="futex workbench <workbench@localhost>"
+
+mkdir -p "$WORK" "$CACHE"
+
+die() {
+	printf 'ERROR: %s\n' "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf 'warning: %s\n' "$*" >&2
+}
+
+# step NAME CMD...: announce a long step, run it, report elapsed time.
+step() {
+	local name=$1 t0 rc
+	shift
+	t0=$(date +%s)
+	printf '==> %s\n' "$name"
+	set +e
+	"$@"
+	rc=$?
+	set -e
+	if [ "$rc" -ne 0 ]; then
+		printf '<== %s FAILED after %ss\n' "$name" "$(($(date +%s) - t0))" >&2
+		return "$rc"
+	fi
+	printf '<== %s done in %ss\n' "$name" "$(($(date +%s) - t0))"
+}
+
+# logged LOG CMD...: run CMD with its output in LOG; on failure print the
+# lines that explain it.
+logged() {
+	local log=$1
+	shift
+	mkdir -p "$(dirname "$log")"
+	if ! "$@" >"$log" 2>&1; then
+		printf -- '--- last lines of %s ---\n' "$log" >&2
+		grep -E -i -B2 -A3 'error|fatal|failed|undefined' "$log" | tail -n 40 >&2 ||
+			tail -n 40 "$log" >&2
+		return 1
+	fi
+}
+
+# Series folders in application order.
+series_dirs() {
+	local d
+	for d in "$PATCHES"/[0-9][0-9]-*/; do
+		[ -d "$d" ] && printf '%s\n' "${d%/}"
+	done
+	return 0
+}
+
+# Patch files of one series, cover letter excluded, in order.
+series_patches() {
+	local f
+	for f in "$1"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ -f "$f" ] || continue
+		case ${f##*/} in 0000-cover-letter.patch) continue ;; esac
+		printf '%s\n' "$f"
+	done
+	return 0
+}
+
+jobs_n() {
+	nproc
+}

@@ -15,14 +15,14 @@ LINUX=${LINUX:-$WORK/linux}
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ccache}
 
 # The pinned base: Debian's linux-source-7.3 from trixie-backports.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+{
 BASE_PKG=linux-source-7.3
 BASE_VER=7.3.4-1~bpo13+1
 BASE_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
 BASE_TAG=base-7.3.4
 BASE_FILES=96057
-
-# Identity used for the base commit only; patches keep the committer's own.
-BASE_AUTHOR="futex workbench <workbench@localhost>"
+}
 
 mkdir -p "$WORK" "$CACHE"
 

@@ -14,7 +14,7 @@
 # A fixed identity and date for the base commit keep its id, and so every
 # patch's base-commit: line, the same from one materialization to the next.
 base_commit_env() {
-	export GIT_AUTHOR_NAME=${BASE_AUTHOR% <*} GIT_COMMITTER_NAME=${BASE_AUTHOR% <*}
+	export GIT_AUTHOR_NAME="futex workbench" GIT_COMMITTER_NAME="futex workbench"
 	export GIT_AUTHOR_EMAIL=workbench@localhost GIT_COMMITTER_EMAIL=workbench@localhost
 	export GIT_AUTHOR_DATE="2026-11-15T22:30:00Z" GIT_COMMITTER_DATE="2026-11-15T22:30:00Z"
 }
@@ -127,8 +127,10 @@ apply_series() {
 check_unexported
 if [ -e "$LINUX" ]; then
 	# Keep a copy of the old tree's branches: a last way back.
-	[ -d "$LINUX/.git" ] && git -C "$LINUX" bundle create -q \
-		"$WORK/linux-before-tree.bundle" --all 2>/dev/null || true
+	if [ -d "$LINUX/.git" ]; then
+		git -C "$LINUX" bundle create -q "$WORK/linux-before-tree.bundle" \
+			--all 2>/dev/null || true
+	fi
 	rm -rf "$LINUX"
 fi
 make_base

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# setup.sh: install what the workbench needs on Debian 12: build tools and
+# QEMU from the system's suites, virtme-ng from trixie through the private
+# apt configuration (its dependencies still come from Debian 12). Installs
+# only what is missing, so a second run costs a few dpkg queries.
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
+	libelf-dev libssl-dev python3 perl git
+	qemu-system-x86 udev busybox-static
+	shellcheck gnuplot-nox ministat)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+log=$WORK/setup.log
+if [ ${#missing[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || die "missing packages (${missing[*]}) and not root to install them"
+	printf '  installing: %s\n' "${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	logged "$log" apt-get update -q || die "apt-get update failed (log: $log)"
+	logged "$log" apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+		die "apt-get install ${missing[*]} failed (log: $log)"
+fi
+
+if ! command -v vng >/dev/null; then
+	[ "$(id -u)" = 0 ] || die "virtme-ng is missing and not root to install it"
+	dl=$CACHE/downloads
+	mkdir -p "$dl"
+	rm -f "$dl"/virtme-ng_*.deb
+	(cd "$dl" && "$TOP/scripts/apt-private.sh" -q download virtme-ng) >>"$log" 2>&1 ||
+		die "apt-get download virtme-ng (trixie) failed (log: $log)"
+	deb=$(ls "$dl"/virtme-ng_*.deb)
+	printf '  installing: %s\n' "${deb##*/}"
+	logged "$log" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" ||
+		die "installing $deb failed (log: $log)"
+fi
+printf '  vng %s, %s, %s\n' "$(vng --version 2>/dev/null | awk '{print $NF}')" \
+	"$(qemu-system-x86_64 --version | head -n 1 | awk '{print $1, $4}')" \
+	"$(ccache --version | head -n 1)"

@@ -43,11 +43,12 @@ for b in "${branches[@]}"; do
 	if [ -z "$(g config "branch.$b.description" || true)" ]; then
 		warn "branch $b has no description: its cover letter is a template (git branch --edit-description $b)"
 	fi
-	# The Date: of the cover letter is taken from the series' last commit,
-	# so that exporting twice gives the same file.
-	GIT_COMMITTER_DATE=$(g log -1 --format=%cI "$b") \
+	# Stable output: the Date: of the cover letter is the author date of
+	# the series' last commit, and --zero-commit keeps commit ids, which
+	# change with every rebase or git am, out of the files.
+	GIT_COMMITTER_DATE=$(g log -1 --format=%aI "$b") \
 		g format-patch -q --cover-letter --cover-from-description=subject \
-		--base="$BASE_TAG" --no-signature --thread=shallow \
+		--base="$BASE_TAG" --zero-commit --no-signature --thread=shallow \
 		-o "$out/$name" "$prev..$b" >/dev/null
 	prev=$b
 done

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
-	libelf-dev libssl-dev python3 perl git
+	libelf-dev libssl-dev python3 python3-ply python3-git perl git
 	qemu-system-x86 udev busybox-static
 	shellcheck gnuplot-nox ministat)
 

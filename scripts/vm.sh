@@ -32,9 +32,13 @@ shift 2
 command -v vng >/dev/null || die "virtme-ng (vng) is not installed (make setup)"
 mkdir -p "$WORK/guest" "$RESULTS" "$(dirname "$log")"
 
+# --rwdir GUEST=HOST: vng 1.35 checks a bare path relative to its cwd.
+# --force-9p: the virtiofsd of Debian 12 does not start for vng.
+# root=/dev/root: the 9p tag; without CONFIG_BLOCK the kernel has no default.
 vng_base=(vng --run "$kernel" --user root --disable-microvm --memory "$memory"
-	--rwdir "$WORK/guest" --rwdir "$RESULTS" --verbose
-	--append "panic=-1" --append "oops=panic")
+	--force-9p --rwdir "$WORK/guest=$WORK/guest" --rwdir "$RESULTS=$RESULTS"
+	--verbose --append "panic=-1" --append "oops=panic"
+	--append "root=/dev/root")
 
 # The KVM probe boots KERNEL once with KVM and a short timeout. Its answer
 # is kept for this boot of the host (a KVM guest hangs on some hosts).

@@ -58,7 +58,10 @@ workbench() {
 }
 step "workbench tests" workbench
 
-step "apply patches/ on the base" "$TOP/scripts/queue.sh" "$src" >"$out/queue.txt" ||
+apply_queue() {
+	"$TOP/scripts/queue.sh" "$src" >"$out/queue.txt"
+}
+step "apply patches/ on the base" apply_queue ||
 	finish "patches/ do not apply on $BASE_TAG"
 mapfile -t commits <"$out/queue.txt"
 printf '  %d patches\n' "${#commits[@]}"

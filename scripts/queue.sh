@@ -9,6 +9,7 @@
 
 dir=${1:?usage: queue.sh DIR [N]}
 want=${2:-all}
+case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
 [ -d "$LINUX/.git" ] || "$TOP/scripts/tree.sh" >&2
 
 if [ -e "$dir/.git" ]; then

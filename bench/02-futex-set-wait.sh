@@ -7,4 +7,4 @@ set -u
 perf=${1:?} out=${2:?} tag=${3:?}
 case $tag in parent.*) exit 0 ;; esac
 exec "$perf" bench futex lock -k wait,set-wait,pi -t 1,2,3,4,6,8,16,32 \
-	-i "${LOCK_ITERATIONS:-200000}" >"$out/lock.$tag.txt" 2>&1
+	-i "${LOCK_ITERATIONS:-100000}" >"$out/lock.$tag.txt" 2>&1

@@ -79,7 +79,7 @@ while IFS='|' read -r label _ metrics; do
 			if command -v ministat >/dev/null && [ -s "$WORK/vals.parent" ] &&
 				[ -s "$WORK/vals.patched" ]; then
 				printf '== %s (%s)\n' "$label" "$m" >>"$ms"
-				(cd "$WORK" && ministat -q vals.parent vals.patched) >>"$ms" 2>&1 || true
+				(cd "$WORK" && ministat -A vals.parent vals.patched) >>"$ms" 2>&1 || true
 			fi
 		fi
 	done

@@ -7,7 +7,8 @@
 # ratios from one run. bench/base.rows runs on the base kernel alone.
 # bench/NN-topic.sh, where present, adds a job of its own for the series
 # (a thread sweep, say). Tables go to the terminal and results/, the raw
-# perf output to results/NN-topic/raw/.
+# perf output to results/NN-topic/raw/. SERIES="NN-topic ..." limits the
+# run to some series (the base rows always run).
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +31,8 @@ declare -A need=([0]=1)
 jobs=()
 for i in "${!series[@]}"; do
 	n=${names[$((i + 1))]}
+	# SERIES="01-topic ..." limits the run to those series.
+	case " ${SERIES:-$n} " in *" $n "*) ;; *) continue ;; esac
 	if [ -f "$TOP/bench/$n.rows" ] || [ -x "$TOP/bench/$n.sh" ]; then
 		need[$i]=1
 		need[$((i + 1))]=1
@@ -89,8 +92,9 @@ guest_run() { # guest_run K RUN
 		"$log" -- bash -c "${cmd[*]} true"
 }
 
-for n in "${names[@]}"; do
-	rm -rf "${RESULTS:?}/$n/raw"
+rm -rf "${RESULTS:?}/base/raw"
+for j in "${jobs[@]}"; do
+	rm -rf "${RESULTS:?}/${names[$j]}/raw"
 done
 for r in $(seq 1 "$RUNS"); do
 	for k in $(printf '%s\n' "${!need[@]}" | sort -n); do
@@ -100,7 +104,7 @@ for r in $(seq 1 "$RUNS"); do
 done
 
 desc=$(machine)
-for n in base "${names[@]:1}"; do
+for n in base $(for j in "${jobs[@]}"; do echo "${names[$j]}"; done); do
 	[ -f "$TOP/bench/$n.rows" ] || [ -x "$TOP/bench/$n.sh" ] || continue
 	[ -d "$RESULTS/$n/raw" ] || continue
 	{

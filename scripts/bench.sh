@@ -40,9 +40,11 @@ for i in "${!series[@]}"; do
 	fi
 done
 
+# perf has a worktree of its own, so that the kernel trees do not switch
+# back and forth between the queue's tip and their prefix.
 build_perf() {
-	"$TOP/scripts/queue.sh" "$src" >/dev/null &&
-		"$TOP/scripts/build-tools.sh" "$src" "$tools" perf
+	"$TOP/scripts/queue.sh" "$WORK/src-tools" >/dev/null &&
+		"$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" perf
 }
 step "perf from the whole queue" build_perf || die "cannot build perf"
 

@@ -32,10 +32,10 @@ median() {
 
 unit() {
 	case $1 in
-	ops) echo "ops/s per thread, higher is better" ;;
-	ms) echo "ms, lower is better" ;;
-	us) echo "usecs per wait, lower is better" ;;
-	sys%) echo "% of CPU time in the kernel" ;;
+	ops) echo "ops/s" ;;
+	ms) echo "ms" ;;
+	us) echo "us/wait" ;;
+	sys%) echo "sys %" ;;
 	esac
 }
 
@@ -45,10 +45,11 @@ ms=$RESULTS/$name/ministat.txt
 : >"$tsv"
 : >"$ms"
 n=0
+# Narrow enough for a changelog: 72 columns.
 if [ "$name" = base ]; then
-	printf '%-34s %14s  %s\n' "row" "median" "unit"
+	printf '%-30s %-8s %11s\n' "row" "unit" "median"
 else
-	printf '%-34s %14s %14s %9s  %s\n' "row" "parent" "patched" "patched/parent" "unit"
+	printf '%-30s %-8s %11s %11s %7s\n' "row" "unit" "parent" "patched" "ratio"
 fi
 while IFS='|' read -r label _ metrics; do
 	case $label in '#'* | '') continue ;; esac
@@ -69,13 +70,13 @@ while IFS='|' read -r label _ metrics; do
 			med+=("$(median <"$WORK/vals.$t")")
 		done
 		l=$label
-		[ "$m" = "$(printf '%s' "$metrics" | cut -d, -f1 | tr -d ' ')" ] || l="  $m"
+		[ "$m" = "$(printf '%s' "$metrics" | cut -d, -f1 | tr -d ' ')" ] || l=""
 		if [ "$name" = base ]; then
-			printf '%-34s %14s  %s\n' "$l" "${med[0]}" "$(unit "$m")"
+			printf '%-30s %-8s %11s\n' "$l" "$(unit "$m")" "${med[0]}"
 		else
 			ratio=$(awk -v a="${med[0]}" -v b="${med[1]}" 'BEGIN {
 				if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.3f", b / a }')
-			printf '%-34s %14s %14s %9s  %s\n' "$l" "${med[0]}" "${med[1]}" "$ratio" "$(unit "$m")"
+			printf '%-30s %-8s %11s %11s %7s\n' "$l" "$(unit "$m")" "${med[0]}" "${med[1]}" "$ratio"
 			if command -v ministat >/dev/null && [ -s "$WORK/vals.parent" ] &&
 				[ -s "$WORK/vals.patched" ]; then
 				printf '== %s (%s)\n' "$label" "$m" >>"$ms"
@@ -84,3 +85,5 @@ while IFS='|' read -r label _ metrics; do
 		fi
 	done
 done <"$rows"
+printf '\nops/s: operations per second per thread (higher is better); ms, us/wait:\n'
+printf 'lower is better; sys %%: share of the CPU time spent in the kernel.\n'

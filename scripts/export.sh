@@ -45,10 +45,11 @@ for b in "${branches[@]}"; do
 	fi
 	# Stable output: the Date: of the cover letter is the author date of
 	# the series' last commit, and --zero-commit keeps commit ids, which
-	# change with every rebase or git am, out of the files.
+	# change with every rebase or git am, out of the files; git send-email
+	# adds Message-Id and threading when it sends them.
 	GIT_COMMITTER_DATE=$(g log -1 --format=%aI "$b") \
 		g format-patch -q --cover-letter --cover-from-description=subject \
-		--base="$BASE_TAG" --zero-commit --no-signature --thread=shallow \
+		--base="$BASE_TAG" --zero-commit --no-signature --no-thread \
 		-o "$out/$name" "$prev..$b" >/dev/null
 	prev=$b
 done

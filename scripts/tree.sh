@@ -48,6 +48,9 @@ make_base() {
 			git clone -q --shared --no-checkout "$KERNEL_SRC" "$LINUX"
 			git -C "$LINUX" checkout -q --detach "${KERNEL_REF:-HEAD}"
 			git -C "$LINUX" tag -f "$BASE_TAG" HEAD >/dev/null
+			# The clone's own branches would clash with series/*.
+			git -C "$LINUX" for-each-ref --format='%(refname:short)' refs/heads |
+				xargs -r git -C "$LINUX" branch -q -D
 			return
 		fi
 		mkdir -p "$LINUX"

@@ -156,7 +156,9 @@ step "guest failure detection" vm_failures
 splats='(WARNING:|BUG:|INFO: |general protection fault|Oops|KASAN|UBSAN|Kernel panic|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator)'
 
 selftests() {
-	local pe=$1 log=$out/selftests-pe$1.log res=$out/pe$1 bad
+	# The guest writes only under $WORK/guest and $RESULTS.
+	local pe=$1 log=$out/selftests-pe$1.log res=$WORK/guest/check-pe$1 bad
+	rm -rf "$res"
 	"$TOP/scripts/vm.sh" -t "${SELFTEST_TIMEOUT:-1200}" -a "sched_proxy_exec=$pe" \
 		-a panic_on_warn=1 "$kernel" "$log" -- \
 		"$TOP/tests/guest-selftests.sh" "$tools/kselftest" "$res" >"$out/vm-pe$pe.out" 2>&1

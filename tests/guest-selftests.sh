@@ -6,10 +6,13 @@
 # The list is every program built, so tests that functional/run.sh does not
 # call (robust_list, futex_numa) run too.
 set -u
-dir=${1:?}/futex/functional
 out=${2:?}
 limit=${TEST_TIMEOUT:-300}
 mkdir -p "$out"
+# Some tests create files in their working directory: run a copy in /tmp,
+# which vng makes writable, as the root file system is read-only.
+dir=$(mktemp -d /tmp/futex-selftests.XXXXXX)
+cp -a "${1:?}/futex/functional/." "$dir/" || exit 2
 cd "$dir" || exit 2
 
 printf 'kernel: %s, cmdline: %s\n' "$(uname -r)" "$(cat /proc/cmdline)"

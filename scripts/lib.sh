@@ -86,6 +86,21 @@ series_patches() {
 	return 0
 }
 
+# am_patch TREE PATCH: git am one patch, its author date as the committer
+# date so that an unchanged queue gives the same commit ids; on failure,
+# abort and die naming the patch.
+am_patch() {
+	local log
+	log=$(mktemp)
+	if ! git -C "$1" am -q --committer-date-is-author-date "$2" >"$log" 2>&1; then
+		git -C "$1" am --abort >/dev/null 2>&1 || true
+		sed 's/^/  /' "$log" | head -n 15 >&2
+		rm -f "$log"
+		die "patch does not apply: ${2#"$TOP"/}"
+	fi
+	rm -f "$log"
+}
+
 jobs_n() {
 	nproc
 }

@@ -26,12 +26,7 @@ while IFS= read -r s; do
 	[ "$want" = all ] || [ "$n" -lt "$want" ] || break
 	n=$((n + 1))
 	while IFS= read -r p; do
-		if ! git -C "$dir" am -q --committer-date-is-author-date "$p" \
-			>"$dir.am.log" 2>&1; then
-			git -C "$dir" am --abort >/dev/null 2>&1 || true
-			sed 's/^/  /' "$dir.am.log" | head -n 15 >&2
-			die "patch does not apply: ${p#"$TOP"/}"
-		fi
+		am_patch "$dir" "$p"
 		printf '%s %s\n' "$(git -C "$dir" rev-parse HEAD)" "${s##*/}/${p##*/}"
 	done < <(series_patches "$s")
 done < <(series_dirs)

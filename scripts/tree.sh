@@ -111,14 +111,7 @@ apply_series() {
 	branch=series/$name
 	git -C "$LINUX" checkout -q -b "$branch"
 	while IFS= read -r p; do
-		# The committer date is the author date, so an unchanged queue
-		# gives the same commit ids, and export gives the same files.
-		if ! git -C "$LINUX" am -q --committer-date-is-author-date "$p" \
-			>"$WORK/am.log" 2>&1; then
-			git -C "$LINUX" am --abort >/dev/null 2>&1 || true
-			sed 's/^/  /' "$WORK/am.log" | head -n 15 >&2
-			die "patch does not apply: ${p#"$TOP"/}"
-		fi
+		am_patch "$LINUX" "$p"
 	done < <(series_patches "$dir")
 	if [ -f "$dir/0000-cover-letter.patch" ]; then
 		desc=$(cover_description "$dir/0000-cover-letter.patch")

@@ -2,7 +2,8 @@
 # apt-private.sh APT-GET-ARGS...: run apt-get against Debian trixie and
 # trixie-backports through a private configuration (own sources list, own
 # lists and archive cache). The system's apt sources are never touched; the
-# mirror is the one the system already uses.
+# mirror is the one the system already uses. The queries of apt-cache work
+# too: "apt-private.sh madison linux-source-7.3" lists the versions there.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -46,4 +47,9 @@ if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
 	touch "$stamp"
 fi
 
+case ${1:-} in
+policy | madison | show | showsrc | search | depends | rdepends)
+	exec apt-cache "${opts[@]}" "$@"
+	;;
+esac
 exec apt-get "${opts[@]}" "$@"

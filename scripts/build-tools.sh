@@ -23,14 +23,29 @@ for t in "${targets[@]}"; do
 	case $t in
 	selftests)
 		rm -rf "$out/kselftest"
-		logged "$out/selftests.log" make -C "$src/tools/testing/selftests" \
+		# futex_numa_mpol needs libnuma >= 2.0.18 (Debian 12 has
+		# 2.0.16): a static one built from trixie's source. The
+		# Makefile adds a bare -lnuma, so its paths come through
+		# lib.mk's USERCFLAGS and USERLDFLAGS.
+		numa_pc=$("$TOP/scripts/libnuma.sh")
+		# -Werror: a warning in a test is a build failure, as for perf.
+		# CFLAGS comes from the environment because the selftest
+		# Makefiles append to it (a command-line CFLAGS would replace
+		# their flags).
+		logged "$out/selftests.log" env CFLAGS="-Werror${SELFTEST_CFLAGS:+ $SELFTEST_CFLAGS}" \
+			PKG_CONFIG_PATH="$numa_pc" \
+			make -C "$src/tools/testing/selftests" \
 			TARGETS=futex O="$out/kselftest-build" KHDR_INCLUDES="-isystem $hdr" \
+			USERCFLAGS="$(PKG_CONFIG_PATH=$numa_pc pkg-config --cflags numa)" \
+			USERLDFLAGS="$(PKG_CONFIG_PATH=$numa_pc pkg-config --libs-only-L numa)" \
 			CC="ccache gcc" INSTALL_PATH="$out/kselftest" -j"$(jobs_n)" install ||
 			die "futex selftests do not build (log: $out/selftests.log)"
 		;;
 	perf)
 		# The smallest perf that still has "perf bench": no libelf,
 		# libtraceevent, jevents, python, perl, slang, ...: libc and libm.
+		# Built with perf's default flags, warnings as errors included
+		# (WERROR=1 is perf's default).
 		mkdir -p "$out/perf"
 		logged "$out/perf.log" make -C "$src/tools/perf" O="$out/perf" \
 			-j"$(jobs_n)" CC="ccache gcc" \
@@ -42,7 +57,7 @@ for t in "${targets[@]}"; do
 			NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 \
 			NO_LIBPFM4=1 NO_SDT=1 NO_AUXTRACE=1 NO_LIBDEBUGINFOD=1 \
 			NO_JVMTI=1 NO_SHELLCHECK=1 NO_RUST=1 NO_LIBTRACEFS=1 NO_LIBDW_DWARF_UNWIND=1 \
-			WERROR=0 perf ||
+			perf ||
 			die "perf does not build (log: $out/perf.log)"
 		;;
 	*) die "unknown target $t" ;;

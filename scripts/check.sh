@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
-# check.sh: "make check". Sets up the host, runs the workbench's own tests,
-# applies patches/ on the base, runs checkpatch --strict on every patch,
-# builds the debug kernel at every patch in order (and the selftests or perf
-# where a patch touches them), then boots the debug kernel with
-# panic_on_warn=1 and runs every futex selftest, once with
-# sched_proxy_exec=1 and once with =0, failing on any kernel splat.
-# Ends with "N passed, N failed, N skipped".
+# check.sh: "make check". Sets up the host, runs the workbench's own tests
+# and the model of the PING word protocol, applies patches/ on the base,
+# runs checkpatch --strict on every patch, builds the debug kernel at every
+# patch in order (and the selftests or perf, warnings as errors, where a
+# patch touches them), then boots the debug kernel:
+#   - with planted faults, to see every detector fire (a failing and a
+#     missing selftest, a WARNING, a lockdep report, a hung and a
+#     panicking guest);
+#   - with panic_on_warn=1 for every futex selftest, once with
+#     sched_proxy_exec=1 and once with =0, judged from their KTAP output
+#     against tests/selftests.expected and tests/selftests.skips;
+#   - with 20 vCPUs for futex_priv_hash, which needs more than 16 CPUs;
+#   - with fail_futex injecting faults under futex stress programs, which
+#     may fail, while the kernel must not warn, leak or hang.
+# Any failed or missing test case, unexplained skip, guest time-out, panic
+# or kernel report fails it. Ends with "N passed, N failed, N skipped".
+# CHECK_PLANTED_ONLY=1 (make check-planted) builds the tip only and runs
+# only the planted-failure boots.
 # shellcheck disable=SC2317 # functions called through step and trap
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/verdict.sh
+. "$TOP/scripts/verdict.sh"
 
 t_start=$(date +%s)
+planted_only=${CHECK_PLANTED_ONLY:-}
+lock_workbench
 out=$WORK/check
 src=$WORK/src-check
 build=$WORK/build-debug
 tools=$WORK/tools-debug
+expected=$TOP/tests/selftests.expected
+skips=$TOP/tests/selftests.skips
 rm -rf "$out"
 mkdir -p "$out"
 tally=$out/tally
@@ -22,6 +39,22 @@ tally=$out/tally
 record() { # record PASS|FAIL|SKIP NAME [DETAIL]
 	printf '%s %s\n' "$1" "$2" >>"$tally"
 	printf '  %-4s %s%s\n' "$1" "$2" "${3:+ ($3)}"
+}
+
+# record_lines SUFFIX: record the verdict lines on stdin, each name with
+# SUFFIX; print the failures and skips, and the passes as one count.
+record_lines() {
+	local r rest n=0
+	while read -r r rest; do
+		case $r in PASS | FAIL | SKIP) ;; *) continue ;; esac
+		printf '%s %s%s\n' "$r" "$rest" "$1" >>"$tally"
+		if [ "$r" = PASS ]; then
+			n=$((n + 1))
+		else
+			printf '  %-4s %s%s\n' "$r" "$rest" "$1"
+		fi
+	done
+	printf '  PASS %d more%s\n' "$n" "$1"
 }
 
 finish() {
@@ -33,8 +66,15 @@ finish() {
 		f=$((f + 1))
 		printf 'ERROR: %s\n' "$1" >&2
 	fi
-	printf '\nmake check: %ss\n' "$(($(date +%s) - t_start))"
-	grep '^FAIL ' "$tally" 2>/dev/null | sed 's/^/  /' || true
+	printf '\nmake check: %ss (results: %s)\n' "$(($(date +%s) - t_start))" "$tally"
+	if [ "$s" -gt 0 ]; then
+		printf 'allowed skips:\n'
+		grep '^SKIP ' "$tally" | sed 's/^SKIP /  /' | sort -u
+	fi
+	if [ "$f" -gt 0 ]; then
+		printf 'failures:\n'
+		grep '^FAIL ' "$tally" 2>/dev/null | sed 's/^FAIL /  /' || true
+	fi
 	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 	[ "$f" -eq 0 ]
 	exit
@@ -42,27 +82,40 @@ finish() {
 trap 'finish "interrupted"' INT TERM
 touch "$tally"
 
-step "host set-up" "$TOP/scripts/setup.sh" || finish "host set-up failed"
+step "host set-up" "$TOP/scripts/setup.sh"
+! step_failed || finish "host set-up failed"
 
 workbench() {
-	local l
-	"$TOP/tests/workbench.sh" >"$out/workbench.log" 2>&1
-	while IFS= read -r l; do
-		case $l in
-		PASS*) record PASS "workbench: ${l#PASS }" ;;
-		FAIL*) record FAIL "workbench: ${l#FAIL }" ;;
-		esac
-	done <"$out/workbench.log"
+	local rc=0
+	"$TOP/tests/workbench.sh" >"$out/workbench.log" 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL) ' "$out/workbench.log" | sed 's/^\(PASS\|FAIL\) /\1 workbench: /' |
+		record_lines ""
 	grep -A15 '^FAIL' "$out/workbench.log" | grep -v '^PASS' | head -n 40 >&2 || true
-	return 0
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out/workbench.log"; then
+		record FAIL "workbench tests" "exit status $rc, log: $out/workbench.log"
+	fi
 }
-step "workbench tests" workbench
+model() {
+	local rc=0
+	"$TOP/scripts/model.sh" >"$out/model.log" 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL) ' "$out/model.log" | record_lines ""
+	grep -A10 '^FAIL' "$out/model.log" | head -n 30 >&2 || true
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out/model.log"; then
+		record FAIL "model" "exit status $rc, log: $out/model.log"
+	fi
+}
+if [ -z "$planted_only" ]; then
+	step "workbench tests" workbench
+	if [ -x "$TOP/scripts/model.sh" ]; then
+		step "model of the PING word protocol" model
+	fi
+fi
 
 apply_queue() {
 	"$TOP/scripts/queue.sh" "$src" >"$out/queue.txt"
 }
-step "apply patches/ on the base" apply_queue ||
-	finish "patches/ do not apply on $BASE_TAG"
+step "apply patches/ on the base" apply_queue
+! step_failed || finish "patches/ do not apply on $BASE_TAG"
 mapfile -t commits <"$out/queue.txt"
 printf '  %d patches\n' "${#commits[@]}"
 
@@ -74,9 +127,9 @@ checkpatch() {
 		p=$PATCHES/${c#* }
 		# /usr/bin first: spdxcheck.py needs python3-ply from Debian.
 		r=$(cd "$src" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --terse --no-summary \
-			--ignore FILE_PATH_CHANGES "$p" 2>&1)
+			--ignore FILE_PATH_CHANGES "$p" 2>&1) || true
 		for f in $(git -C "$src" diff --name-only --diff-filter=A "${c%% *}^" "${c%% *}"); do
-			m=$(cd "$src" && ./scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>&1)
+			m=$(cd "$src" && ./scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>&1) || true
 			case $m in
 			*"(maintainer:"*) ;;
 			*) r="$r${r:+
@@ -91,16 +144,19 @@ checkpatch() {
 		fi
 	done
 }
-[ ${#commits[@]} -eq 0 ] || step "checkpatch --strict" checkpatch
+if [ -z "$planted_only" ] && [ ${#commits[@]} -gt 0 ]; then
+	step "checkpatch --strict" checkpatch
+fi
 
 # Bisectability: the kernel builds at every patch, and so do the selftests
-# and perf at the patches that change them. The last build is the tip.
+# and perf at the patches that change them, warnings as errors. The last
+# build is the tip. A failing command here fails the step (step runs it
+# with errexit), so a failed checkout cannot pass as the previous build.
 build_each() {
 	local c name files
-	if [ ${#commits[@]} -eq 0 ]; then
-		"$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null ||
-			{ record FAIL "build: $BASE_TAG"; return 1; }
-		record PASS "build: $BASE_TAG"
+	if [ ${#commits[@]} -eq 0 ] || [ -n "$planted_only" ]; then
+		"$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null
+		record PASS "build: tip"
 		return 0
 	fi
 	for c in "${commits[@]}"; do
@@ -124,61 +180,129 @@ build_each() {
 		record PASS "build: $name"
 	done
 }
-step "build the debug kernel at every patch" build_each ||
-	finish "a patch does not build"
-step "build the futex selftests" "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests ||
-	finish "the futex selftests do not build"
+step "build the debug kernel at every patch" build_each
+! step_failed || finish "a patch does not build"
+step "build the futex selftests" "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests
+! step_failed || finish "the futex selftests do not build"
 kernel=$build/arch/x86/boot/bzImage
+tdir=$tools/kselftest/futex/functional
+[ -n "$(ls -A "$tdir" 2>/dev/null)" ] || finish "no futex selftests in $tdir"
 
-# The guest runner must turn a hung guest and a panicking guest into
-# failures, not hangs or green runs.
-vm_failures() {
+# guest_run NAME LOG VM_ARGS... -- CMD...: boot the debug kernel and run
+# CMD; a time-out, a panic or a guest that ends early is a failure, named
+# with vm.sh's one-line reason.
+guest_run() {
+	local name=$1 log=$2 rc=0
+	shift 2
+	"$TOP/scripts/vm.sh" "$@" >"$log.out" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		record FAIL "guest run: $name" "$(grep -m 1 '^ERROR' "$log.out" || echo "vm.sh exit $rc")"
+		tail -n 5 "$log.out" >&2
+		return 0
+	fi
+	record PASS "guest run: $name"
+}
+
+# The detectors are trusted only once seen to fire: a hung guest, a
+# panicking guest, and one boot with planted faults whose evidence the
+# same verdict functions as the real runs must judge red, each for its
+# own reason. futex_wait_timeout runs unchanged and must stay green.
+detectors() {
+	local res=$WORK/guest/check-planted v
 	if "$TOP/scripts/vm.sh" -t 60 "$kernel" "$out/vm-hang.log" -- sleep 600 \
 		2>"$out/vm-hang.err" || ! grep -q 'did not finish within 60s' "$out/vm-hang.err"; then
-		record FAIL "workbench: hung guest is reported"
+		record FAIL "detector fires: hung guest"
 		cat "$out/vm-hang.err" >&2
 	else
-		record PASS "workbench: hung guest is reported"
+		record PASS "detector fires: hung guest"
 	fi
 	if "$TOP/scripts/vm.sh" -t 300 "$kernel" "$out/vm-panic.log" -- \
 		sh -c 'echo c >/proc/sysrq-trigger; sleep 60' 2>"$out/vm-panic.err" ||
 		! grep -q 'guest kernel panicked' "$out/vm-panic.err"; then
-		record FAIL "workbench: guest panic is reported"
+		record FAIL "detector fires: guest panic"
 		cat "$out/vm-panic.err" >&2
 	else
-		record PASS "workbench: guest panic is reported"
+		record PASS "detector fires: guest panic"
+	fi
+	rm -rf "$res"
+	"$TOP/scripts/vm.sh" -t 600 "$kernel" "$out/planted.log" -- \
+		"$TOP/tests/guest-planted.sh" "$tdir" "$res" >"$out/planted.out" 2>&1 || true
+	v=$(
+		selftest_verdict "$res" <(grep -E '^(futex_wait_timeout|futex_requeue|futex_wait_wouldblock) ' "$expected") /dev/null
+		splat_scan planted "$out/planted.log" "$res/dmesg.txt"
+	)
+	printf '%s\n' "$v" >"$out/planted.verdict"
+	expect_red() { # expect_red WHAT REGEX
+		if grep -q -E "$2" <<<"$v"; then
+			record PASS "detector fires: $1"
+		else
+			record FAIL "detector fires: $1" "no '$2' in $out/planted.verdict"
+		fi
+	}
+	expect_red "a failing selftest case" '^FAIL selftest futex_requeue: global.requeue_multiple$'
+	expect_red "a missing selftest" '^FAIL selftest futex_wait_wouldblock: did not run$'
+	expect_red "a kernel WARNING" '^FAIL kernel log clean \(planted\): WARNING: '
+	expect_red "a lockdep report" '^FAIL kernel log clean \(planted\): lockdep: '
+	expect_red "a passing selftest stays green" '^PASS selftest futex_wait_timeout: global.wait_bitset$'
+	if grep -q -E '^FAIL selftest futex_wait_timeout' <<<"$v"; then
+		record FAIL "detector fires: only on the planted faults" "$(grep -m 1 '^FAIL selftest futex_wait_timeout' <<<"$v")"
 	fi
 }
-step "guest failure detection" vm_failures
+step "detectors fire on planted faults" detectors
+[ -z "$planted_only" ] || finish
 
-# The kernel log must hold no warning, bug, lockdep or KASAN report.
-# Lockdep's reports start with WARNING: or INFO: as well.
-splats='(WARNING:|BUG:|INFO: |general protection fault|Oops|KASAN|UBSAN|Kernel panic|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator)'
-
+# The futex selftests, every case judged from its KTAP output.
 selftests() {
-	# The guest writes only under $WORK/guest and $RESULTS.
-	local pe=$1 log=$out/selftests-pe$1.log res=$WORK/guest/check-pe$1 bad
+	local pe=$1 log=$out/selftests-pe$1.log res=$WORK/guest/check-pe$1
 	rm -rf "$res"
-	"$TOP/scripts/vm.sh" -t "${SELFTEST_TIMEOUT:-1200}" -a "sched_proxy_exec=$pe" \
-		-a panic_on_warn=1 "$kernel" "$log" -- \
-		"$TOP/tests/guest-selftests.sh" "$tools/kselftest" "$res" >"$out/vm-pe$pe.out" 2>&1
-	tr -d '\r' <"$log" | grep -a -E '^(PASS|FAIL|SKIP) ' | while read -r r t _; do
-		record "$r" "selftest $t (sched_proxy_exec=$pe)"
-	done
-	grep -a -E '^ +(exit|not ok|#)' "$log" | head -n 20 >&2 || true
-	if ! grep -a -q '^guest: .* passed' "$log"; then
-		record FAIL "selftests (sched_proxy_exec=$pe) finished" "$(grep ERROR "$out/vm-pe$pe.out" | head -n 1)"
-		tail -n 5 "$out/vm-pe$pe.out" >&2
-	fi
-	bad=$(cat "$log" "$res/dmesg.txt" 2>/dev/null | grep -a -E "$splats" | head -n 20 || true)
-	if [ -n "$bad" ]; then
-		record FAIL "kernel log clean (sched_proxy_exec=$pe)" "$log"
-		printf '%s\n' "$bad" >&2
-	else
-		record PASS "kernel log clean (sched_proxy_exec=$pe)"
-	fi
+	guest_run "selftests, sched_proxy_exec=$pe" "$log" -t "${SELFTEST_TIMEOUT:-1200}" \
+		-a "sched_proxy_exec=$pe" -a panic_on_warn=1 "$kernel" "$log" -- \
+		"$TOP/tests/guest-selftests.sh" "$tdir" "$res"
+	{
+		selftest_verdict "$res" "$expected" "$skips"
+		splat_scan "sched_proxy_exec=$pe" "$log" "$res/dmesg.txt"
+	} | record_lines " (sched_proxy_exec=$pe)"
 }
 step "futex selftests, sched_proxy_exec=1" selftests 1
 step "futex selftests, sched_proxy_exec=0" selftests 0
+
+# futex_priv_hash checks the automatic growth of the private hash, which
+# happens only with more than 16 CPUs: a 20-vCPU TCG guest has them on
+# this 2-CPU host. Skipping is not allowed here.
+priv_hash() {
+	local log=$out/priv-hash.log res=$WORK/guest/check-priv-hash
+	rm -rf "$res"
+	guest_run "futex_priv_hash, 20 vCPUs" "$log" -t 900 -p 20 -a panic_on_warn=1 \
+		"$kernel" "$log" -- "$TOP/tests/guest-selftests.sh" "$tdir" "$res" futex_priv_hash
+	{
+		selftest_verdict "$res" <(grep '^futex_priv_hash ' "$expected") /dev/null
+		splat_scan "20 vCPUs" "$log" "$res/dmesg.txt"
+	} | record_lines " (20 vCPUs)"
+}
+step "futex_priv_hash with 20 vCPUs" priv_hash
+
+# fail_futex: faults injected under stress. The programs' own verdicts do
+# not count; the kernel's do: no report, no leak, no hang, and faults
+# must really have been injected.
+failfutex() {
+	local log=$out/failfutex.log res=$WORK/guest/check-failfutex n
+	rm -rf "$res"
+	guest_run "fault injection" "$log" -t 900 "$kernel" "$log" -- \
+		"$TOP/tests/guest-failfutex.sh" "$tdir" "$res"
+	n=$(cat "$res/injected" 2>/dev/null || echo 0)
+	if [ -f "$res/done" ] && [ "$n" -gt 0 ]; then
+		record PASS "fault injection: $n faults injected"
+	else
+		record FAIL "fault injection: faults injected" "$n, done: $(cat "$res/done" 2>/dev/null || echo no)"
+	fi
+	if [ -s "$res/kmemleak.txt" ]; then
+		record FAIL "fault injection: no kmemleak report" "$(grep -c '^unreferenced object' "$res/kmemleak.txt") objects, $res/kmemleak.txt"
+		head -n 20 "$res/kmemleak.txt" >&2
+	elif [ -f "$res/kmemleak.txt" ]; then
+		record PASS "fault injection: no kmemleak report"
+	fi
+	splat_scan "fault injection" "$log" "$res/dmesg.txt" | record_lines ""
+}
+step "futex stress under fault injection" failfutex
 
 finish

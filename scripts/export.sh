@@ -6,6 +6,7 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+lock_workbench
 [ -d "$LINUX/.git" ] || die "$LINUX is not a git tree; run 'make tree' first"
 g() { git -C "$LINUX" "$@"; }
 

@@ -4,6 +4,10 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+[ $# -eq 1 ] || usage_error "usage: fetch-base.sh DEST"
+dest=$1
+[ ! -e "$dest" ] || usage_error "$dest already exists"
+lock_workbench
 dl=$CACHE/downloads
 deb=$dl/${BASE_PKG}_${BASE_VER//:/%3a}_all.deb
 mkdir -p "$dl"
@@ -21,17 +25,24 @@ if [ -f "$deb" ] && ! verify "$deb" 2>/dev/null; then
 	warn "cached $deb does not match its pinned sha256; downloading it again"
 	rm -f "$deb"
 fi
+# apt's words for a version that the archive no longer has (Debian drops
+# superseded backports): the pin in lib.sh must move on.
+gone="Unable to locate package|Version '.*' for '.*' was not found|Can't find a source to download"
 if [ ! -f "$deb" ]; then
-	(cd "$dl" && "$TOP/scripts/apt-private.sh" -q download "$BASE_PKG=$BASE_VER") \
-		>"$dl/download.log" 2>&1 ||
-		{ tail -n 5 "$dl/download.log" >&2; die "apt-get download $BASE_PKG=$BASE_VER failed"; }
+	if ! (cd "$dl" && "$TOP/scripts/apt-private.sh" -q download "$BASE_PKG=$BASE_VER") \
+		>"$dl/download.log" 2>&1; then
+		if grep -q -E "$gone" "$dl/download.log"; then
+			die "apt-get download $BASE_PKG=$BASE_VER failed: that version is no longer in the Debian archive; re-pin: set BASE_VER, BASE_SHA256 and BASE_FILES in scripts/lib.sh to a version that 'scripts/apt-private.sh madison $BASE_PKG' lists"
+		fi
+		tail -n 5 "$dl/download.log" >&2
+		die "apt-get download $BASE_PKG=$BASE_VER failed (log: $dl/download.log)"
+	fi
 fi
 verify "$deb" || exit 1
 
-dest=${1:?usage: fetch-base.sh DEST}
-[ ! -e "$dest" ] || die "$dest already exists"
 tmp=$dest.unpack
 rm -rf "$tmp"
+trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"
 dpkg-deb --fsys-tarfile "$deb" |
 	tar -x -O "./usr/src/$BASE_PKG.tar.xz" |

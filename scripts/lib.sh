@@ -35,21 +35,35 @@ warn() {
 	printf 'warning: %s\n' "$*" >&2
 }
 
-# step NAME CMD...: announce a long step, run it, report elapsed time.
+# step NAME CMD...: announce a long step, run CMD, report elapsed time.
+# CMD runs in a subshell with errexit on, so that any failing command in a
+# function run through step fails the step. Bash ignores errexit in every
+# command whose status is tested (if, while, &&, ||, !), subshells
+# included, so step must not be called in such a context: it always
+# returns 0 and leaves CMD's status in STEP_RC; test it with step_failed.
+STEP_RC=0
 step() {
-	local name=$1 t0 rc
+	local name=$1 t0
 	shift
 	t0=$(date +%s)
 	printf '==> %s\n' "$name"
 	set +e
-	"$@"
-	rc=$?
+	(
+		set -e
+		"$@"
+	)
+	STEP_RC=$?
 	set -e
-	if [ "$rc" -ne 0 ]; then
+	if [ "$STEP_RC" -ne 0 ]; then
 		printf '<== %s FAILED after %ss\n' "$name" "$(($(date +%s) - t0))" >&2
-		return "$rc"
+	else
+		printf '<== %s done in %ss\n' "$name" "$(($(date +%s) - t0))"
 	fi
-	printf '<== %s done in %ss\n' "$name" "$(($(date +%s) - t0))"
+	return 0
+}
+
+step_failed() {
+	[ "$STEP_RC" -ne 0 ]
 }
 
 # logged LOG CMD...: run CMD with its output in LOG; on failure print the
@@ -103,4 +117,41 @@ am_patch() {
 
 jobs_n() {
 	nproc
+}
+
+# usage_error MESSAGE: bad input (arguments, KERNEL_SRC, KERNEL_REF): one
+# ERROR: line and exit status 2, so that callers and CI can tell it from a
+# failure (1). Call it before anything is deleted or written.
+usage_error() {
+	printf 'ERROR: %s\n' "$*" >&2
+	exit 2
+}
+
+# lock_workbench: wait until no other workbench run uses this $WORK or this
+# $CACHE, then hold both until the script ends: flock on $WORK/.lock and
+# $CACHE/.lock through file descriptors that the script's children inherit.
+# Call it at the top level of a script (in a subshell or $(...) the locks
+# would end with it). A script started by one that holds the locks for the
+# same $WORK and $CACHE skips them (FUTEX_WORKBENCH_LOCKED): taking them
+# again would wait for its own parent forever.
+lock_workbench() {
+	local held="$WORK/.lock $CACHE/.lock"
+	[ "${FUTEX_WORKBENCH_LOCKED:-}" != "$held" ] || return 0
+	lock_file "$WORK/.lock"
+	# One file for both (FUTEX_CACHE=$WORK) must not be locked twice.
+	[ "$CACHE/.lock" -ef "$WORK/.lock" ] || lock_file "$CACHE/.lock"
+	export FUTEX_WORKBENCH_LOCKED=$held
+}
+
+# lock_file FILE: flock FILE on a new descriptor, kept open for good; try
+# first without waiting, to say who holds it. The holder's pid is in FILE.
+lock_file() {
+	local fd
+	exec {fd}>>"$1"
+	if ! flock -n "$fd"; then
+		printf 'waiting for another workbench run (pid %s) holding %s\n' \
+			"$(cat "$1" 2>/dev/null || echo unknown)" "$1" >&2
+		flock "$fd"
+	fi
+	printf '%s\n' "$$" >"$1"
 }

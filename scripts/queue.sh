@@ -7,12 +7,30 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-dir=${1:?usage: queue.sh DIR [N]}
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	usage_error "usage: queue.sh DIR [N]"
+fi
+dir=$1
 want=${2:-all}
+case $want in all | [0-9] | [0-9][0-9]) ;; *) usage_error "queue.sh: N must be a number, not '$want'" ;; esac
 case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+lock_workbench
 [ -d "$LINUX/.git" ] || "$TOP/scripts/tree.sh" >&2
 
-if [ -e "$dir/.git" ]; then
+# is_our_worktree: DIR is a worktree of $LINUX as it is now. A DIR deleted
+# by hand, or a work/linux re-created by tree.sh, leaves DIR/.git pointing
+# at metadata that is gone or belongs to another tree (or a copy of DIR
+# shares the metadata of the original); git then fails in ways that would
+# read as "patches do not apply".
+is_our_worktree() {
+	local gd
+	[ -f "$dir/.git" ] || return 1
+	gd=$(git -C "$dir" rev-parse --path-format=absolute --git-dir 2>/dev/null) || return 1
+	[ "$(git -C "$dir" rev-parse --path-format=absolute --git-common-dir)" -ef "$LINUX/.git" ] &&
+		[ "$(cat "$gd/gitdir" 2>/dev/null)" -ef "$dir/.git" ]
+}
+
+if is_our_worktree; then
 	git -C "$dir" am --abort >/dev/null 2>&1 || true
 	git -C "$dir" checkout -q -f --detach "$BASE_TAG"
 else

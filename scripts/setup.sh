@@ -6,10 +6,11 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# procps: pgrep, with which vm.sh stops a guest on Ctrl-C.
 pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
 	libelf-dev libssl-dev python3 python3-ply python3-git perl git
-	qemu-system-x86 udev busybox-static
-	shellcheck gnuplot-nox ministat)
+	qemu-system-x86 udev busybox-static procps
+	shellcheck gnuplot-nox ministat pkg-config spin)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,10 +6,20 @@
 # work not exported to patches/ (FORCE=1 overrides).
 #
 # KERNEL_SRC=/path/to/linux uses a v7.3-based checkout instead of the
-# download: a git repository is cloned (--shared) at KERNEL_REF (default
-# HEAD), a plain directory is copied.
+# download: a git repository is cloned (--shared) and its commit KERNEL_REF
+# (any ref or commit of KERNEL_SRC; default HEAD) becomes the base; a plain
+# directory (an unpacked tarball) is copied. Bad input (KERNEL_SRC not a git
+# or kernel tree, not 7.3, KERNEL_REF not a commit of it) fails with one
+# ERROR: line and exit status 2 before anything is touched.
+#
+# The new tree is made next to the old one, which is replaced only once the
+# base is in place: a failed download leaves work/linux as it was.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+
+# Temporary files and directories, removed however the script ends.
+tmps=()
+trap 'rm -rf "${tmps[@]}"' EXIT
 
 # A fixed identity and date for the base commit keep its id, and so every
 # patch's base-commit: line, the same from one materialization to the next.
@@ -28,8 +38,7 @@ check_unexported() {
 		die "$LINUX has uncommitted changes; commit and 'make export' them, or FORCE=1 to discard"
 	fi
 	tmp=$(mktemp -d)
-	# shellcheck disable=SC2064
-	trap "rm -rf '$tmp'" RETURN
+	tmps+=("$tmp")
 	if ! PATCHES=$tmp/patches "$TOP/scripts/export.sh" >"$tmp/log" 2>&1; then
 		cat "$tmp/log" >&2
 		die "cannot export $LINUX to compare it with patches/; fix it or FORCE=1 to discard"
@@ -40,43 +49,80 @@ check_unexported() {
 	fi
 }
 
-make_base() {
-	local n
-	if [ -n "${KERNEL_SRC:-}" ]; then
-		[ -f "$KERNEL_SRC/Makefile" ] || die "KERNEL_SRC=$KERNEL_SRC is not a kernel tree"
-		if git -C "$KERNEL_SRC" rev-parse --git-dir >/dev/null 2>&1; then
-			git clone -q --shared --no-checkout "$KERNEL_SRC" "$LINUX"
-			git -C "$LINUX" checkout -q --detach "${KERNEL_REF:-HEAD}"
-			git -C "$LINUX" tag -f "$BASE_TAG" HEAD >/dev/null
-			# The clone's own branches would clash with series/*.
-			git -C "$LINUX" for-each-ref --format='%(refname:short)' refs/heads |
-				xargs -r git -C "$LINUX" branch -q -D
-			return
-		fi
-		mkdir -p "$LINUX"
-		cp -a "$KERNEL_SRC/." "$LINUX/"
+# is_git_top DIR: DIR is the top of a git work tree or a git directory, not
+# a folder somewhere inside one.
+is_git_top() {
+	local cdup
+	cdup=$(git -C "$1" rev-parse --show-cdup 2>/dev/null) || return 1
+	[ -z "$cdup" ]
+}
+
+# check_kernel_src: refuse a KERNEL_SRC or KERNEL_REF that cannot give the
+# 7.3 base, before check_unexported or anything else runs. Sets base_rev,
+# the commit of KERNEL_SRC to use.
+base_rev=
+check_kernel_src() {
+	local want=${BASE_PKG#linux-source-} ref=${KERNEL_REF:-HEAD} makefile v
+	if [ -z "${KERNEL_SRC:-}" ]; then
+		[ -z "${KERNEL_REF:-}" ] || usage_error "KERNEL_REF=$KERNEL_REF needs KERNEL_SRC (the tree it names a commit of)"
+		return 0
+	fi
+	[ -d "$KERNEL_SRC" ] || usage_error "KERNEL_SRC=$KERNEL_SRC is not a directory"
+	if is_git_top "$KERNEL_SRC"; then
+		base_rev=$(git -C "$KERNEL_SRC" rev-parse --verify -q "$ref^{commit}") ||
+			usage_error "KERNEL_REF=$ref is not a commit of KERNEL_SRC=$KERNEL_SRC"
+		makefile=$(git -C "$KERNEL_SRC" show "$base_rev:Makefile" 2>/dev/null) ||
+			usage_error "KERNEL_SRC=$KERNEL_SRC has no top Makefile at $ref: not a kernel tree"
+	elif [ -f "$KERNEL_SRC/Makefile" ]; then
+		[ -z "${KERNEL_REF:-}" ] || usage_error "KERNEL_REF=$KERNEL_REF needs a git tree; KERNEL_SRC=$KERNEL_SRC is a plain directory"
+		makefile=$(cat "$KERNEL_SRC/Makefile")
 	else
-		"$TOP/scripts/fetch-base.sh" "$LINUX"
+		usage_error "KERNEL_SRC=$KERNEL_SRC is not a git tree (nor a kernel source directory: no Makefile)"
+	fi
+	# The top Makefile says "VERSION = 7" and "PATCHLEVEL = 3".
+	v=$(awk -F ' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		END { print v "." p }' <<<"$makefile")
+	[ "$v" = "$want" ] ||
+		usage_error "KERNEL_SRC=$KERNEL_SRC${KERNEL_REF:+ at $KERNEL_REF} is not a $want tree (its Makefile says ${v:-no version})"
+}
+
+# make_base DIR: the base as one tagged commit in the new git tree DIR.
+make_base() {
+	local dir=$1 n
+	if [ -n "$base_rev" ]; then
+		git clone -q --shared --no-checkout "$KERNEL_SRC" "$dir"
+		git -C "$dir" checkout -q --detach "$base_rev"
+		git -C "$dir" tag -f "$BASE_TAG" HEAD >/dev/null
+		# The clone's own branches would clash with series/*.
+		git -C "$dir" for-each-ref --format='%(refname:short)' refs/heads |
+			xargs -r git -C "$dir" branch -q -D
+		return
+	fi
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		mkdir -p "$dir"
+		cp -a "$KERNEL_SRC/." "$dir/"
+	else
+		"$TOP/scripts/fetch-base.sh" "$dir"
 		# Debian's packaging appends "/*" to the top-level .gitignore,
 		# which would hide every new file from git status and git add.
-		n=$(grep -n '^# Debian packaging: ignore everything' "$LINUX/.gitignore" | cut -d: -f1)
-		[ -n "$n" ] && sed -i "$((n - 2)),\$d" "$LINUX/.gitignore"
+		n=$(grep -n '^# Debian packaging: ignore everything' "$dir/.gitignore" | cut -d: -f1)
+		[ -n "$n" ] && sed -i "$((n - 2)),\$d" "$dir/.gitignore"
 	fi
-	git -C "$LINUX" init -q -b base
+	git -C "$dir" init -q -b base
 	# -f: the tarball carries files that the kernel's own .gitignore
 	# patterns match; the base must hold all of them.
-	git -C "$LINUX" add -A -f .
-	n=$(git -C "$LINUX" ls-files | wc -l)
+	git -C "$dir" add -A -f .
+	n=$(git -C "$dir" ls-files | wc -l)
 	if [ -z "${KERNEL_SRC:-}" ] && [ "$n" -ne "$BASE_FILES" ]; then
 		die "base commit would hold $n files, expected $BASE_FILES"
 	fi
 	(
 		base_commit_env
-		git -C "$LINUX" commit -q -m "Linux 7.3.4 ($BASE_PKG $BASE_VER)" \
+		git -C "$dir" commit -q -m "Linux 7.3.4 ($BASE_PKG $BASE_VER)" \
 			-m "Debian's linux-source package: upstream 7.3.4 with Debian's patches.
 Debian's top-level '/*' .gitignore rule is dropped."
 	)
-	git -C "$LINUX" tag -f "$BASE_TAG" >/dev/null
+	git -C "$dir" tag -f "$BASE_TAG" >/dev/null
 }
 
 # cover_description COVER: the cover letter's subject (without the
@@ -85,18 +131,39 @@ Debian's top-level '/*' .gitignore rule is dropped."
 cover_description() {
 	awk '
 	BEGIN { hdr = 1 }
-	hdr && /^Subject: / { subj = $0; sub(/^Subject: (\[[^]]*\] )?/, "", subj); insubj = 1; next }
+	hdr && /^Subject: / {
+		subj = $0
+		if (match(subj, /0\/[0-9]+\]/)) total = substr(subj, RSTART + 2, RLENGTH - 3) + 0
+		sub(/^Subject: (\[[^]]*\] )?/, "", subj); insubj = 1; next
+	}
 	hdr && insubj && /^[ \t]/ { s = $0; sub(/^[ \t]+/, " ", s); subj = subj s; next }
 	hdr && /^$/ { hdr = 0; insubj = 0; next }
 	hdr { insubj = 0; next }
 	{ body[n++] = $0 }
 	END {
-		# The blurb ends where git appends the shortlog: a line
-		# "Name (N):" after an empty line, followed by "  subject".
-		end = n
-		for (i = 1; i < n - 1; i++)
+		# The blurb ends where git appended the shortlog, which the
+		# diffstat follows: groups of a line "Name (K):" and K lines
+		# "  subject" (wrapped ones indented more), an empty line
+		# after each, whose Ks add up to the N of [PATCH 0/N]. It is
+		# found from the diffstat backwards, so that a blurb that
+		# looks like a shortlog stays whole.
+		end = -1
+		for (i = n - 1; i >= 0; i--)
+			if (body[i] ~ /^ [0-9]+ files? changed/) break
+		while (i > 0 && body[i - 1] ~ /^ /) i--
+		got = 0
+		for (j = i - 1; j > 0 && body[j] == "" && got < total; j = k - 1) {
+			for (k = j - 1; k >= 0 && body[k] ~ /^  /; k--) ;
+			if (k < 0 || body[k] !~ /^[^ ].* \([0-9]+\):$/) break
+			c = body[k]; sub(/.*\(/, "", c); got += c + 0
+		}
+		if (got == total && total > 0) end = j + 1
+		# Otherwise (not a cover letter git wrote): the first thing
+		# that looks like a shortlog.
+		for (i = 1; end < 0 && i < n - 1; i++)
 			if (body[i - 1] == "" && body[i] ~ /^[^ ].* \([0-9]+\):$/ &&
-			    body[i + 1] ~ /^  /) { end = i; break }
+			    body[i + 1] ~ /^  /) end = i
+		if (end < 0) end = n
 		while (end > 0 && body[end - 1] == "") end--
 		print subj
 		if (end > 0) print ""
@@ -120,7 +187,14 @@ apply_series() {
 	printf '  %s: %s patches\n' "$branch" "$(series_patches "$dir" | wc -l)"
 }
 
+check_kernel_src
+# Input checked (bad input fails at once): wait for any other run on work/.
+lock_workbench
 check_unexported
+new=$LINUX.new
+rm -rf "$new"
+tmps+=("$new")
+make_base "$new"
 if [ -e "$LINUX" ]; then
 	# Keep a copy of the old tree's branches: a last way back.
 	if [ -d "$LINUX/.git" ]; then
@@ -129,7 +203,7 @@ if [ -e "$LINUX" ]; then
 	fi
 	rm -rf "$LINUX"
 fi
-make_base
+mv "$new" "$LINUX"
 while IFS= read -r d; do
 	apply_series "$d"
 done < <(series_dirs)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] KERNEL LOG -- CMD...: boot
+# vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] KERNEL LOG -- CMD...: boot
 # KERNEL (a bzImage) with virtme-ng, run CMD in the guest as root over a
 # copy-on-write view of this machine's file system (the repo and work/ are
 # visible at the same paths, $RESULTS and $WORK/guest writable), and keep the
@@ -9,26 +9,29 @@
 # TIMEOUT seconds, a guest kernel panic, or CMD's non-zero exit status.
 # KVM is used only where a probe shows that a KVM guest really boots here;
 # otherwise TCG. The choice is printed, with its reason.
+# shellcheck disable=SC2317 # functions called from the traps
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 timeout=600 cpus=2 memory=${VM_MEMORY:-4G}
-args=()
-while getopts t:a:p: o; do
+args=() qopts=()
+while getopts t:a:p:q: o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	a) args+=(--append "$OPTARG") ;;
 	p) cpus=$OPTARG ;;
-	*) die "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] KERNEL LOG -- CMD..." ;;
+	q) qopts=(--qemu-opts "$OPTARG") ;;
+	*) usage_error "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] KERNEL LOG -- CMD..." ;;
 	esac
 done
 shift $((OPTIND - 1))
-kernel=${1:?usage: vm.sh KERNEL LOG -- CMD...}
-log=${2:?}
+[ $# -ge 2 ] || usage_error "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] KERNEL LOG -- CMD..."
+kernel=$1
+log=$2
 shift 2
 [ "${1:-}" = -- ] && shift
-[ $# -gt 0 ] || die "vm.sh: no command"
-[ -f "$kernel" ] || die "no kernel image $kernel"
+[ $# -gt 0 ] || usage_error "vm.sh: no command"
+[ -f "$kernel" ] || usage_error "no kernel image $kernel"
 command -v vng >/dev/null || die "virtme-ng (vng) is not installed (make setup)"
 mkdir -p "$WORK/guest" "$RESULTS" "$(dirname "$log")"
 
@@ -40,29 +43,98 @@ vng_base=(vng --run "$kernel" --user root --disable-microvm --memory "$memory"
 	--verbose --append "panic=-1" --append "oops=panic"
 	--append "root=/dev/root")
 
+# Ctrl-C or a CI cancel must stop the guest at once. GNU timeout puts
+# itself in a process group of its own, so a terminal's Ctrl-C never
+# reaches it, vng or QEMU; and bash runs a trap only once the foreground
+# command has ended. So the guest runs in the background (run_guest), and
+# the traps stop it with everything it started, then exit 130/143/129.
+guest='' script=''
+trap '[ -z "$script" ] || rm -f "$script"' EXIT
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
+on_signal() {
+	trap '' INT TERM HUP
+	stop_guest
+	exit "$1"
+}
+
+# tree_pids PID: PID and its descendants, parents first.
+tree_pids() {
+	local c
+	printf '%s\n' "$1"
+	for c in $(pgrep -P "$1"); do
+		tree_pids "$c"
+	done
+}
+
+# running PID...: one of them has not ended (a zombie has).
+running() {
+	local p s
+	for p; do
+		s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		[ "${s%% *}" = Z ] || return 0
+	done
+	return 1
+}
+
+# stop_guest: SIGTERM to timeout, vng and QEMU (QEMU exits at once on it;
+# the process group catches what is being started right now), SIGKILL to
+# whatever is still there 2 seconds later.
+stop_guest() {
+	local pids n=0
+	[ -n "$guest" ] || return 0
+	pids=$(tree_pids "$guest")
+	# shellcheck disable=SC2086 # one pid per word
+	kill -TERM -- "-$guest" $pids 2>/dev/null || true
+	# shellcheck disable=SC2086
+	while running $pids && [ "$n" -lt 20 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	# shellcheck disable=SC2086
+	kill -KILL -- "-$guest" $pids 2>/dev/null || true
+}
+
+# run_guest LOG CMD...: run CMD (timeout ... vng ...) in the background with
+# its output in LOG, and wait for it; its exit status goes to rc.
+rc=0
+run_guest() {
+	local out=$1
+	shift
+	"$@" </dev/null >"$out" 2>&1 &
+	guest=$!
+	rc=0
+	wait "$guest" || rc=$?
+	guest=
+}
+
 # The KVM probe boots KERNEL once with KVM and a short timeout. Its answer
-# is kept for this boot of the host (a KVM guest hangs on some hosts).
+# (in $a) is kept for this boot of the host (a KVM guest hangs on some hosts).
 accel() {
-	local cache=$CACHE/kvm-probe bootid res
+	local cache=$CACHE/kvm-probe bootid
 	bootid=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
 	if [ -f "$cache" ] && [ "$(head -n 1 "$cache")" = "$bootid" ]; then
-		tail -n +2 "$cache"
+		a=$(tail -n +2 "$cache")
 		return
 	fi
 	if [ ! -w /dev/kvm ]; then
-		res="tcg /dev/kvm is missing or not writable"
-	elif timeout -k 5 "${KVM_PROBE_TIMEOUT:-45}" "${vng_base[@]}" --cpus 1 \
-		--exec "echo kvm-probe-ok" </dev/null >"$WORK/kvm-probe.log" 2>&1 &&
-		grep -q kvm-probe-ok "$WORK/kvm-probe.log"; then
-		res="kvm a KVM guest booted in the probe"
+		a="tcg /dev/kvm is missing or not writable"
 	else
-		res="tcg a KVM guest did not boot within ${KVM_PROBE_TIMEOUT:-45}s (log: $WORK/kvm-probe.log)"
+		run_guest "$WORK/kvm-probe.log" timeout -k 5 "${KVM_PROBE_TIMEOUT:-45}" \
+			"${vng_base[@]}" --cpus 1 --exec "echo kvm-probe-ok"
+		if [ "$rc" -eq 0 ] && grep -q kvm-probe-ok "$WORK/kvm-probe.log"; then
+			a="kvm a KVM guest booted in the probe"
+		else
+			a="tcg a KVM guest did not boot within ${KVM_PROBE_TIMEOUT:-45}s (log: $WORK/kvm-probe.log)"
+		fi
 	fi
-	printf '%s\n%s\n' "$bootid" "$res" >"$cache"
-	printf '%s\n' "$res"
+	printf '%s\n%s\n' "$bootid" "$a" >"$cache"
 }
 
-a=$(accel)
+a=
+accel
 case $a in
 kvm*) acc=() ;;
 *) acc=(--disable-kvm) ;;
@@ -79,12 +151,10 @@ script=$(mktemp "$WORK/guest/cmd.XXXXXX")
 } >"$script"
 chmod +x "$script"
 
-set +e
-timeout -k 10 "$timeout" "${vng_base[@]}" "${acc[@]}" --cpus "$cpus" \
-	"${args[@]}" --exec "$script" </dev/null >"$log" 2>&1
-rc=$?
-set -e
+run_guest "$log" timeout -k 10 "$timeout" "${vng_base[@]}" "${acc[@]}" --cpus "$cpus" \
+	"${args[@]}" "${qopts[@]}" --exec "$script"
 rm -f "$script"
+script=
 
 if grep -q -E 'Kernel panic - not syncing' "$log"; then
 	grep -E -B5 -A15 'Kernel panic - not syncing|(WARNING|BUG):' "$log" | head -n 40 >&2

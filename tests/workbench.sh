@@ -1,18 +1,41 @@
 #!/usr/bin/env bash
-# workbench.sh: the workbench's own tests. Each proves one promise of the
-# scripts (round trip, refusals, one-line errors) on small fake inputs, so
-# none needs the kernel download. Prints one PASS/FAIL line per test and
-# ends with "workbench: N passed, N failed".
+# workbench.sh [TEST...]: the workbench's own tests. Each proves one promise
+# of the scripts (round trip, refusals, one-line errors, cleanup on
+# signals, locking) on small fake inputs, so none needs the kernel download.
+# Prints one PASS/FAIL line per test and ends with "workbench: N passed, N
+# failed"; exits non-zero if one failed. With TEST names, runs only those.
+# planted-bugs-are-caught runs a copy of this file against copies of the
+# scripts with bugs planted in them: the tests must catch each.
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/workbench-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
+only=" $* "
 
+# run NAME FUNCTION: run one test in a subshell with errexit, so that any
+# failing command in it fails the test. Bash ignores errexit inside any
+# command whose status is tested (if, &&, ||, !), subshells included:
+# the subshell must not be one, hence the status taken from $? after it
+# (and set +e around it: run-fails-on-any-step calls run with errexit on).
+# So run itself must not be called in such a context either.
+# inherit_errexit: a failing command inside $(...) counts as well.
+# Commands that may fail by design are written so (|| true, if, !). The
+# ERR trap names the command that failed.
 run() {
-	local name=$1
+	local name=$1 rc e=${-//[^e]/}
 	shift
-	if (set -e; "$@") >"$T/$name.log" 2>&1; then
+	case $only in "  " | *" $name "*) ;; *) return 0 ;; esac
+	set +e
+	(
+		set -eE
+		shopt -s inherit_errexit
+		trap 'echo "failed (exit $?): $BASH_COMMAND"' ERR
+		"$@"
+	) >"$T/$name.log" 2>&1
+	rc=$?
+	[ -z "$e" ] || set -e
+	if [ "$rc" -eq 0 ]; then
 		printf 'PASS %s\n' "$name"
 		pass=$((pass + 1))
 	else
@@ -38,12 +61,55 @@ expect_fail() {
 	}
 }
 
-# A tiny stand-in for the kernel source, used through KERNEL_SRC.
+# expect_usage PATTERN CMD...: CMD must refuse its input: exit status 2 and
+# nothing on stderr but one line, ERROR: ...PATTERN.
+expect_usage() {
+	local pat=$1 rc=0
+	shift
+	"$@" >"$T/out" 2>"$T/err" || rc=$?
+	if [ "$rc" -ne 2 ] || [ "$(wc -l <"$T/err")" -ne 1 ] ||
+		! grep -q -E "^ERROR: .*$pat" "$T/err"; then
+		echo "expected exit status 2 and one line 'ERROR: ...$pat', got $rc and:"
+		cat "$T/err"
+		return 1
+	fi
+}
+
+# wait_for SECONDS CMD...: poll CMD every 0.1s until it succeeds.
+wait_for() {
+	local n=$(($1 * 10))
+	shift
+	until "$@"; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# running PID...: one of them is alive (zombies, which no one reaps in
+# some containers, count as ended).
+running() {
+	local p s
+	for p; do
+		s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		[ "${s%% *}" = Z ] || return 0
+	done
+	return 1
+}
+
+ended() {
+	! running "$@"
+}
+
+# fake_kernel DIR [VERSION PATCHLEVEL]: a tiny stand-in for the kernel
+# source (7.3 by default), used through KERNEL_SRC.
 fake_kernel() {
 	local d=$1
 	mkdir -p "$d"
 	git -C "$d" init -q -b master
-	printf 'all:\n\ttrue\n' >"$d/Makefile"
+	printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = 4\nall:\n\ttrue\n' \
+		"${2:-7}" "${3:-3}" >"$d/Makefile"
 	printf 'int futex(void);\n' >"$d/futex.c"
 	git -C "$d" add -A
 	git -C "$d" -c user.name=t -c user.email=t@t commit -q -m "v7.3"
@@ -52,6 +118,8 @@ fake_kernel() {
 env_for() { # env_for DIR: an isolated workbench around DIR
 	export WORK=$1/work PATCHES=$1/patches FUTEX_CACHE=$1/cache
 	export LINUX=$1/work/linux KERNEL_SRC=$1/src
+	# An identity for the test commits, also where git config has none.
+	export GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=T GIT_COMMITTER_EMAIL=t@t
 	mkdir -p "$PATCHES"
 }
 
@@ -59,6 +127,18 @@ commit() { # commit FILE LINE SUBJECT
 	printf '%s\n' "$2" >>"$LINUX/$1"
 	git -C "$LINUX" add "$1"
 	git -C "$LINUX" commit -q -m "$3" -m "Explain why $3."
+}
+
+# run itself: a test whose early step fails while its last succeeds fails.
+early_failure() {
+	false
+	true
+}
+t_run_fails_on_any_step() {
+	local before=$fail
+	only="  "
+	run early-failure early_failure >/dev/null
+	[ "$fail" -eq $((before + 1)) ]
 }
 
 t_shellcheck() {
@@ -81,7 +161,10 @@ t_export_round_trip() {
 	ls "$PATCHES/01-first/0000-cover-letter.patch" "$PATCHES/01-first/0002-futex-Add-b.patch" \
 		"$PATCHES/02-second/0001-futex-Add-c.patch"
 	grep -q '^Subject: \[PATCH 0/2\] futex: First series' "$PATCHES/01-first/0000-cover-letter.patch"
-	grep -q '^base-commit: ' "$PATCHES/02-second/0001-futex-Add-c.patch"
+	# With a cover letter, the base goes there: the base tag, and the
+	# series below as prerequisites.
+	grep -q '^base-commit: ' "$PATCHES/02-second/0000-cover-letter.patch"
+	grep -q '^prerequisite-patch-id: ' "$PATCHES/02-second/0000-cover-letter.patch"
 	cp -a "$PATCHES" "$T/rt/first"
 	# An unchanged tree exports byte-identical files.
 	"$TOP/scripts/export.sh"
@@ -90,7 +173,8 @@ t_export_round_trip() {
 	"$TOP/scripts/tree.sh"
 	"$TOP/scripts/export.sh"
 	diff -r "$T/rt/first" "$PATCHES"
-	git -C "$LINUX" config branch.series/01-first.description | grep -q 'Its cover letter'
+	desc=$(git -C "$LINUX" config branch.series/01-first.description)
+	grep -q 'Its cover letter' <<<"$desc"
 }
 
 t_tree_refuses_unexported() {
@@ -108,7 +192,8 @@ t_tree_refuses_unexported() {
 	commit futex.c 'int b;' 'futex: Add b'
 	expect_fail "on no series" "$TOP/scripts/export.sh"
 	# The work is still there after every refusal.
-	git -C "$LINUX" log --format=%s | grep -q 'futex: Add b'
+	subjects=$(git -C "$LINUX" log --format=%s)
+	grep -q 'futex: Add b' <<<"$subjects"
 }
 
 t_broken_patch() {
@@ -136,14 +221,19 @@ t_broken_patch() {
 }
 
 # A stand-in apt-get that "downloads" a file with the wrong content, or
-# fails, to prove fetch-base.sh refuses both.
+# fails as apt does (FAKE_APT_FAIL=package: no such package; version: no
+# such version; network: no archive), to prove fetch-base.sh refuses all.
 fake_apt() {
 	mkdir -p "$T/bin"
 	cat >"$T/bin/apt-get" <<-'A'
 	#!/bin/sh
 	for a; do
 		[ "$a" = download ] || continue
-		[ -n "${FAKE_APT_FAIL:-}" ] && { echo "E: Unable to locate package" >&2; exit 100; }
+		case ${FAKE_APT_FAIL:-} in
+		package) echo "E: Unable to locate package linux-source-7.3" >&2; exit 100 ;;
+		version) echo "E: Version '7.3.4-1~bpo13+1' for 'linux-source-7.3' was not found" >&2; exit 100 ;;
+		network) echo "E: Failed to fetch http://deb.debian.org/x.deb  Temporary failure resolving 'deb.debian.org'" >&2; exit 100 ;;
+		esac
 		echo garbage >'linux-source-7.3_7.3.4-1~bpo13+1_all.deb'
 	done
 	exit 0
@@ -157,13 +247,27 @@ t_corrupt_download() {
 	fake_apt
 	expect_fail "sha256 .* expected 703e369d" "$TOP/scripts/fetch-base.sh" "$T/cd/out"
 	[ ! -e "$T/cd/out" ]
+	[ ! -e "$T/cd/out.unpack" ]
 }
 
 t_missing_download() {
+	local m
 	env_for "$T/md"
 	fake_apt
-	FAKE_APT_FAIL=1 expect_fail "apt-get download linux-source-7.3=7.3.4-1~bpo13\+1 failed" \
+	# A pinned version that the archive has dropped: say so in one line,
+	# with what to change and how to list the versions there are.
+	for m in package version; do
+		FAKE_APT_FAIL=$m expect_fail "apt-get download linux-source-7.3=7.3.4-1~bpo13\+1 failed: .*no longer in the Debian archive; re-pin: set BASE_VER, BASE_SHA256 and BASE_FILES in scripts/lib.sh .*'scripts/apt-private.sh madison linux-source-7.3'" \
+			"$TOP/scripts/fetch-base.sh" "$T/md/out"
+		[ "$(wc -l <"$T/err")" -eq 1 ] || { cat "$T/err"; return 1; }
+	done
+	# Any other failure is no reason to re-pin.
+	FAKE_APT_FAIL=network expect_fail "apt-get download linux-source-7.3=7.3.4-1~bpo13\+1 failed \(log" \
 		"$TOP/scripts/fetch-base.sh" "$T/md/out"
+	if grep -q re-pin "$T/err"; then
+		echo "a network failure asks for a re-pin"
+		return 1
+	fi
 }
 
 t_build_failure() {
@@ -174,6 +278,242 @@ t_build_failure() {
 	expect_fail "make tinyconfig failed" "$TOP/scripts/build-kernel.sh" guest "$T/bf/src" "$T/bf/out"
 }
 
+# one_series: work/linux from the fake kernel, with one series exported.
+one_series() {
+	fake_kernel "$KERNEL_SRC"
+	"$TOP/scripts/tree.sh"
+	git -C "$LINUX" checkout -q -b series/01-first
+	commit futex.c 'int a;' 'futex: Add a'
+	"$TOP/scripts/export.sh"
+}
+
+# Bad input: exit status 2, one ERROR: line, and work/linux untouched, even
+# with FORCE=1 (which discards unexported work).
+t_bad_input() {
+	local before after t=$TOP/scripts/tree.sh
+	env_for "$T/bi"
+	one_series
+	commit futex.c 'int b;' 'futex: Add b (not exported)'
+	before=$(git -C "$LINUX" for-each-ref; git -C "$LINUX" rev-parse HEAD)
+	export FORCE=1
+	KERNEL_SRC=$T/bi/nowhere expect_usage "KERNEL_SRC=.*/nowhere is not a directory" "$t"
+	mkdir "$T/bi/empty"
+	KERNEL_SRC=$T/bi/empty expect_usage "KERNEL_SRC=.*/empty is not a git tree" "$t"
+	fake_kernel "$T/bi/v6" 6 12
+	KERNEL_SRC=$T/bi/v6 expect_usage "KERNEL_SRC=.*/v6 is not a 7.3 tree \(its Makefile says 6.12\)" "$t"
+	KERNEL_REF=no-such-ref expect_usage "KERNEL_REF=no-such-ref is not a commit of KERNEL_SRC" "$t"
+	after=$(git -C "$LINUX" for-each-ref; git -C "$LINUX" rev-parse HEAD)
+	[ "$before" = "$after" ] || { echo "tree.sh changed work/linux on bad input"; return 1; }
+	# The other scripts' usage errors.
+	expect_usage "usage: queue.sh DIR" "$TOP/scripts/queue.sh"
+	expect_usage "usage: vm.sh" "$TOP/scripts/vm.sh"
+	expect_usage "already exists" "$TOP/scripts/fetch-base.sh" "$LINUX"
+	# A good KERNEL_REF: a branch of KERNEL_SRC.
+	KERNEL_REF=master "$t"
+	[ "$(git -C "$LINUX" rev-parse base-7.3.4)" = "$(git -C "$KERNEL_SRC" rev-parse master)" ]
+}
+
+# hold_lock FILE: a process that holds flock on FILE, as a workbench run
+# does, until killed; its pid in $holder and in FILE.
+hold_lock() {
+	(
+		exec 9>>"$1"
+		flock 9
+		echo "$BASHPID" >"$1"
+		exec sleep 600
+	) &
+	holder=$!
+	kids+=("$holder")
+	wait_for 10 grep -q "^$holder\$" "$1"
+}
+
+t_lock() {
+	local rc waiter
+	env_for "$T/lk"
+	# This test may itself run under a locked make check.
+	unset FUTEX_WORKBENCH_LOCKED
+	kids=()
+	trap 'kill "${kids[@]}" 2>/dev/null || true' EXIT
+	fake_kernel "$KERNEL_SRC"
+	# A script that runs other scripts that lock does not wait for
+	# itself: queue.sh runs tree.sh (no work/linux yet), which runs
+	# export.sh (work/linux exists).
+	timeout 20 "$TOP/scripts/queue.sh" "$WORK/src-q"
+	timeout 20 "$TOP/scripts/tree.sh"
+	# Another run uses work/: tree.sh waits, and says for whom.
+	hold_lock "$WORK/.lock"
+	rc=0
+	timeout 2 "$TOP/scripts/tree.sh" 2>"$T/lk/err" || rc=$?
+	[ "$rc" -eq 124 ] || { echo "tree.sh did not wait for the lock of work/ (exit $rc)"; return 1; }
+	grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"
+	# It goes on once the other run ends.
+	"$TOP/scripts/export.sh" 2>"$T/lk/err" &
+	waiter=$!
+	sleep 1
+	running "$waiter"
+	kill "$holder"
+	wait "$waiter"
+	grep -q "^waiting for another workbench run" "$T/lk/err"
+	# Another run, on another work/, uses the same cache: tree.sh waits.
+	hold_lock "$FUTEX_CACHE/.lock"
+	rc=0
+	WORK=$T/lk/work2 LINUX=$T/lk/work2/linux timeout 2 "$TOP/scripts/tree.sh" 2>"$T/lk/err" || rc=$?
+	[ "$rc" -eq 124 ] || { echo "tree.sh did not wait for the lock of the cache (exit $rc)"; return 1; }
+	grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"
+}
+
+# A queue worktree whose directory was deleted, whose metadata in
+# work/linux was deleted, or whose work/linux was made anew, is made again
+# instead of failing as if the patches did not apply.
+t_stale_worktree() {
+	local q
+	env_for "$T/sw"
+	one_series
+	q=$WORK/src-q
+	"$TOP/scripts/queue.sh" "$q" >"$T/sw/first"
+	[ "$(wc -l <"$T/sw/first")" -eq 1 ]
+	rm -rf "$q"
+	"$TOP/scripts/queue.sh" "$q" >"$T/sw/out"
+	diff "$T/sw/first" "$T/sw/out"
+	rm -rf "$LINUX/.git/worktrees"
+	"$TOP/scripts/queue.sh" "$q" >"$T/sw/out"
+	diff "$T/sw/first" "$T/sw/out"
+	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue.sh" "$q" >"$T/sw/out"
+	diff "$T/sw/first" "$T/sw/out"
+	# A copy of a worktree shares the original's metadata.
+	cp -a "$q" "$WORK/src-copy"
+	"$TOP/scripts/queue.sh" "$WORK/src-copy" >"$T/sw/out"
+	diff "$T/sw/first" "$T/sw/out"
+	[ "$(git -C "$q" rev-parse --git-dir)" != "$(git -C "$WORK/src-copy" rev-parse --git-dir)" ]
+	git -C "$q" status --short >/dev/null
+}
+
+# A stand-in vng that plays a hung guest: it starts a "qemu" and waits,
+# both for 600s, their pids in $FAKE_VNG_DIR. The qemu leaves vng's process
+# group (setsid), so only stopping the whole process tree stops it. The
+# KVM probe gets its answer at once, unless FAKE_VNG_PROBE_HANG is set.
+fake_vng() {
+	mkdir -p "$T/bin"
+	cat >"$T/bin/vng" <<-'V'
+	#!/bin/sh
+	case "$*" in
+	*kvm-probe-ok*) [ -n "${FAKE_VNG_PROBE_HANG:-}" ] || { echo kvm-probe-ok; exit 0; } ;;
+	esac
+	setsid sleep 600 &
+	echo $! >"$FAKE_VNG_DIR/qemu.pid"
+	echo $$ >"$FAKE_VNG_DIR/vng.pid"
+	wait
+	V
+	chmod +x "$T/bin/vng"
+	export PATH=$T/bin:$PATH
+}
+
+# interrupt_vm SIGNAL STATUS: start vm.sh on the fake vng and send it SIGNAL
+# once the guest runs: it must end with STATUS within seconds, the fake vng
+# and qemu gone and no temporary command script left.
+interrupt_vm() {
+	local sig=$1 want=$2 d=$FAKE_VNG_DIR vm rc=0
+	rm -f "$d/vng.pid" "$d/qemu.pid"
+	"$TOP/scripts/vm.sh" "$d/bzImage" "$d/guest.log" -- true >"$d/vm.out" 2>&1 &
+	vm=$!
+	wait_for 20 test -s "$d/vng.pid"
+	fakes=("$(cat "$d/vng.pid")" "$(cat "$d/qemu.pid")")
+	kids+=("${fakes[@]}")
+	kill "-$sig" "$vm"
+	if ! wait_for 5 ended "$vm"; then
+		echo "vm.sh still runs 5s after SIG$sig"
+		kill -KILL "$vm"
+		return 1
+	fi
+	wait "$vm" || rc=$?
+	[ "$rc" -eq "$want" ] || { echo "vm.sh: exit status $rc after SIG$sig, expected $want"; return 1; }
+	if ! wait_for 5 ended "${fakes[@]}"; then
+		echo "the fake vng or qemu still runs 5s after SIG$sig to vm.sh"
+		return 1
+	fi
+	if [ -n "$(ls -A "$WORK/guest")" ]; then
+		echo "left in $WORK/guest: $(ls "$WORK/guest")"
+		return 1
+	fi
+}
+
+t_guest_interrupt() {
+	env_for "$T/gi"
+	export RESULTS=$T/gi/results FAKE_VNG_DIR=$T/gi
+	kids=()
+	trap 'kill "${kids[@]}" 2>/dev/null || true' EXIT
+	fake_vng
+	: >"$T/gi/bzImage"
+	# Interrupted in the KVM probe (when there is /dev/kvm to probe): no
+	# answer is cached.
+	FAKE_VNG_PROBE_HANG=1 interrupt_vm TERM 143
+	[ ! -e "$FUTEX_CACHE/kvm-probe" ] || [ ! -w /dev/kvm ]
+	# Interrupted while the guest runs its command.
+	interrupt_vm TERM 143
+	grep -q 'guest: ' "$T/gi/vm.out"
+	# Ctrl-C: with job control (set -m) the background vm.sh does not
+	# ignore SIGINT, as a command started from a terminal does not.
+	set -m
+	interrupt_vm INT 130
+	set +m
+}
+
+# plant TEST FILE SED: a copy of scripts/ and tests/ with a bug planted in
+# FILE by SED; TEST, run by the copy's workbench.sh, must fail on it.
+plant() {
+	local test=$1 file=$2 expr=$3 d
+	d=$(mktemp -d "$T/plant.XXXXXX")
+	cp -a "$TOP/scripts" "$TOP/tests" "$d/"
+	sed -i "$expr" "$d/$file"
+	if cmp -s "$TOP/$file" "$d/$file"; then
+		echo "planting changed nothing (update the plant): $file: $expr"
+		return 1
+	fi
+	if "$d/tests/workbench.sh" "$test" >"$d/out" 2>&1; then
+		echo "NOT caught by $test: $file: $expr"
+		return 1
+	fi
+	if ! grep -q "^FAIL $test\$" "$d/out"; then
+		echo "$test did not run:"
+		cat "$d/out"
+		return 1
+	fi
+	echo "caught by $test: $file: $expr"
+	sed -n '/^     /p' "$d/out" | tail -n 2
+}
+
+# shellcheck disable=SC2016 # $ in the sed expressions is sed's
+t_planted() {
+	# run without errexit in the test, as with its old "if (set -e; ...)".
+	plant run-fails-on-any-step tests/workbench.sh 's/^\t\tset -eE$/\t\tset +e/'
+	# tree.sh no longer refuses to replace unexported work.
+	plant tree-refuses-unexported-work scripts/tree.sh '/^check_unexported$/d'
+	# export.sh drops the cover letter; writes a file that changes on
+	# every export.
+	plant export-round-trip scripts/export.sh 's/ --cover-letter / /'
+	plant export-round-trip scripts/export.sh \
+		's|^\tprev=\$b$|\tdate +%N >>"$out/$name/0000-cover-letter.patch"\n&|'
+	# tree.sh cuts a cover letter's blurb at a paragraph that looks like
+	# git's shortlog.
+	plant export-round-trip scripts/tree.sh 's/^\t\tif (got == total && total > 0) end = j + 1$/\t\t# &/'
+	# tree.sh fails on bad input with status 1, like any failure; takes
+	# in a KERNEL_SRC that is not 7.3.
+	plant bad-input-is-refused scripts/tree.sh 's/usage_error "/die "/'
+	plant bad-input-is-refused scripts/tree.sh 's/^\t\[ "\$v" = "\$want" \] ||$/\ttrue ||/'
+	# fetch-base.sh no longer recognizes a version gone from the archive.
+	plant missing-download-fails scripts/fetch-base.sh 's/^gone=.*/gone=no-such-message/'
+	# vm.sh without its traps; stopping only timeout and its group.
+	plant guest-interrupt-stops-qemu scripts/vm.sh '/^trap .on_signal/d'
+	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tpids=\$(tree_pids "\$guest")$/\tpids=$guest/'
+	# tree.sh without the lock; a nested script waiting for its parent.
+	plant workbench-lock scripts/tree.sh '/^lock_workbench$/d'
+	plant workbench-lock scripts/lib.sh '/FUTEX_WORKBENCH_LOCKED:-/s/ || return 0$/ || true/'
+	# queue.sh trusting any DIR/.git, as it did.
+	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
+}
+
+run run-fails-on-any-step t_run_fails_on_any_step
 run shellcheck t_shellcheck
 run export-round-trip t_export_round_trip
 run tree-refuses-unexported-work t_tree_refuses_unexported
@@ -181,5 +521,14 @@ run broken-patch-fails t_broken_patch
 run corrupt-download-fails t_corrupt_download
 run missing-download-fails t_missing_download
 run build-failure-fails t_build_failure
+run bad-input-is-refused t_bad_input
+run workbench-lock t_lock
+run stale-worktree-is-repaired t_stale_worktree
+run guest-interrupt-stops-qemu t_guest_interrupt
+run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
+if [ $((pass + fail)) -eq 0 ]; then
+	printf 'workbench: no test named%s\n' "${only% }" >&2
+	exit 2
+fi
 [ "$fail" -eq 0 ]

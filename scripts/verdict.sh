@@ -1,0 +1,179 @@
+# shellcheck shell=bash
+# verdict.sh: how make check judges a guest run. Sourced by check.sh.
+# Each function prints verdict lines, "PASS|FAIL|SKIP NAME[: DETAIL]", one
+# per test case or finding, and nothing else on stdout, so that the same
+# functions judge the real runs and the planted-failure run.
+
+# selftest_verdict RESDIR EXPECTED SKIPS: judge the KTAP output that
+# tests/guest-selftests.sh left in RESDIR against EXPECTED ("PROGRAM CASE"
+# lines: every case that must run) and SKIPS ("PROGRAM CASE | REASON":
+# the skips that are allowed, and why). A case that is missing, failed, or
+# skipped without an entry in SKIPS fails; so does a case that EXPECTED
+# does not list, a program that did not run or whose exit status is not
+# its tests' (0 all passed, 4 all skipped), a plan ("1..N") that does not
+# match the results, and a run that did not complete.
+selftest_verdict() {
+	local res=$1 expected=$2 skips=$3
+	if [ ! -f "$res/done" ]; then
+		printf 'FAIL selftest run: did not complete (no %s)\n' "$res/done"
+	fi
+	awk -v res="$res" -v skipfile="$skips" '
+	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+	BEGIN {
+		while ((getline l < skipfile) > 0) {
+			if (l ~ /^[ \t]*(#|$)/) continue
+			n = index(l, "|")
+			allowed[trim(substr(l, 1, n - 1))] = trim(substr(l, n + 1))
+		}
+		st = res "/status.tsv"
+		while ((getline l < st) > 0) {
+			split(l, f, " ")
+			rc[f[1]] = f[2]
+		}
+	}
+	/^[ \t]*(#|$)/ { next }
+	{
+		prog = $1; c = $2
+		if (!(prog in seen)) {
+			seen[prog] = 1
+			order[++nprog] = prog
+		}
+		want[prog, c] = 1
+		cases[prog] = cases[prog] SUBSEP c
+	}
+	END {
+		for (i = 1; i <= nprog; i++)
+			judge(order[i])
+	}
+	function judge(prog,    lf, l, plan, nres, m, desc, dir, reason, k, nc, cl, j, c, r) {
+		if (!(prog in rc)) {
+			printf "FAIL selftest %s: did not run\n", prog
+			return
+		}
+		if (rc[prog] == "missing") {
+			printf "FAIL selftest %s: not in the test directory\n", prog
+			return
+		}
+		# "PROGRAM -": a program without KTAP output (futex_numa),
+		# judged by its exit status alone.
+		if (cases[prog] == SUBSEP "-") {
+			r = rc[prog]
+			if (r == 0)
+				printf "PASS selftest %s\n", prog
+			else if (r == 4 && (prog " -") in allowed)
+				printf "SKIP selftest %s: allowed: %s\n", prog, allowed[prog " -"]
+			else
+				printf "FAIL selftest %s: exit status %s\n", prog, r
+			return
+		}
+		lf = res "/" prog ".log"
+		plan = -1; nres = 0
+		delete got; delete why
+		while ((getline l < lf) > 0) {
+			sub(/\r$/, "", l)
+			if (l ~ /^1\.\.[0-9]+/) { plan = substr(l, 4) + 0; continue }
+			if (l !~ /^(not )?ok [0-9]+/) continue
+			m = (l ~ /^ok/) ? "ok" : "not ok"
+			desc = l
+			sub(/^(not )?ok [0-9]+ */, "", desc)
+			dir = ""
+			k = index(desc, "# ")
+			if (k) {
+				dir = substr(desc, k + 2)
+				desc = substr(desc, 1, k - 1)
+			}
+			desc = trim(desc)
+			# A nameless result is a fixture set-up talking
+			# (robust_list prints "ok 1 # SKIP" from one), not a
+			# test case of the plan.
+			if (desc == "") continue
+			nres++
+			if (m == "ok" && dir ~ /^(SKIP|skip)/) {
+				got[desc] = "SKIP"
+				why[desc] = trim(substr(dir, 5))
+			} else if (m == "ok") {
+				got[desc] = "PASS"
+			} else {
+				got[desc] = "FAIL"
+			}
+		}
+		close(lf)
+		nc = split(substr(cases[prog], 2), cl, SUBSEP)
+		for (j = 1; j <= nc; j++) {
+			c = cl[j]
+			if (!(c in got)) {
+				printf "FAIL selftest %s: %s: did not run\n", prog, c
+			} else if (got[c] == "SKIP") {
+				if ((prog " " c) in allowed)
+					printf "SKIP selftest %s: %s: allowed: %s\n", prog, c, allowed[prog " " c]
+				else
+					printf "FAIL selftest %s: %s: skipped (%s), not an allowed skip\n", prog, c, why[c]
+			} else {
+				printf "%s selftest %s: %s\n", got[c], prog, c
+			}
+		}
+		for (c in got)
+			if (!((prog, c) in want))
+				printf "FAIL selftest %s: %s: not in the expected list\n", prog, c
+		r = rc[prog]
+		if (r == 124 || r == 137)
+			printf "FAIL selftest %s: timed out\n", prog
+		else if (r != 0 && r != 4)
+			printf "FAIL selftest %s: exit status %s\n", prog, r
+		if (plan >= 0 && plan != nres)
+			printf "FAIL selftest %s: planned %d results, reported %d\n", prog, plan, nres
+		if (plan < 0)
+			printf "FAIL selftest %s: no KTAP plan line\n", prog
+	}' "$expected"
+	# A program in RESDIR that the expected list does not name.
+	if [ -f "$res/status.tsv" ]; then
+		awk '{print $1}' "$res/status.tsv" | while read -r p; do
+			grep -q -E "^$p " "$expected" ||
+				printf 'FAIL selftest %s: not in the expected list\n' "$p"
+		done
+	fi
+	return 0
+}
+
+# The kernel log must hold no warning, bug, lockdep, KASAN or kmemleak
+# report, no lockup or stall. Each finding is classified, so that a
+# planted lockdep report is known to be seen as one and not merely as
+# "some WARNING".
+splat_classes=(
+	'lockdep|possible (circular|recursive) locking|inconsistent lock state|lock held when returning to user space|possible irq lock inversion|suspicious RCU usage|bad unlock balance|held lock freed|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator'
+	'KASAN|BUG: KASAN'
+	'kmemleak|unreferenced object 0x|kmemleak: [0-9]+ new suspected memory leaks'
+	'soft lockup|BUG: soft lockup'
+	'hung task|INFO: task .* blocked for more than'
+	'RCU stall|rcu: INFO: .*detected stalls|rcu_(sched|preempt) detected stalls'
+	'UBSAN|UBSAN:'
+	'WARNING|WARNING:'
+	'BUG|BUG:|general protection fault|Oops'
+	'panic|Kernel panic'
+)
+
+# splat_scan LABEL FILE...: one FAIL line per class of report found in
+# the FILEs, with its first line; a PASS line when there is none.
+splat_scan() {
+	local label=$1 c name re hit found=0
+	shift
+	for c in "${splat_classes[@]}"; do
+		name=${c%%|*} re=${c#*|}
+		hit=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -m 1 -E "$re" || true)
+		[ -n "$hit" ] || continue
+		# A lockdep report starts with a WARNING: line; count it once.
+		if [ "$name" = WARNING ] || [ "$name" = BUG ]; then
+			hit=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -E "$re" |
+				grep -a -v -E "${splat_classes[0]#*|}|${splat_classes[1]#*|}|${splat_classes[3]#*|}" |
+				head -n 1 || true)
+			[ -n "$hit" ] || continue
+		fi
+		# Without the time stamp, cut to one line's width.
+		hit=${hit#\[*\] }
+		printf 'FAIL kernel log clean (%s): %s: %s\n' "$label" "$name" "${hit:0:120}"
+		found=1
+	done
+	if [ "$found" = 0 ]; then
+		printf 'PASS kernel log clean (%s)\n' "$label"
+	fi
+}

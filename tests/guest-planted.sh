@@ -1,0 +1,44 @@
+#!/bin/bash
+# guest-planted.sh TEST_DIR OUT_DIR: runs inside the guest, for the
+# planted-failure check of make check. Plants the faults that make
+# check's detectors exist for, and leaves the evidence where the real run
+# would leave it, so that the same verdict functions must turn red:
+#   - a selftest fails: futex_requeue is replaced by a program whose KTAP
+#     output reports one case as "not ok";
+#   - a selftest is missing: futex_wait_wouldblock is not in the test
+#     directory;
+#   - a kernel WARNING: LKDTM's WARNING crash point;
+#   - a lockdep report: LKDTM's SPINLOCKUP taken once, which returns to
+#     user space with a spinlock held.
+# futex_wait_timeout runs unchanged, so that a verdict that fails
+# everything is not mistaken for one that detects.
+set -u
+src=${1:?usage: guest-planted.sh TEST_DIR OUT_DIR}
+out=${2:?}
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d /tmp/planted.XXXXXX)
+cp -a "$src/futex_wait_timeout" "$dir/" || exit 2
+cat >"$dir/futex_requeue" <<-'EOF'
+	#!/bin/sh
+	echo 'TAP version 13'
+	echo '1..2'
+	echo 'ok 1 global.requeue_single'
+	echo '# planted: this case fails on purpose'
+	echo 'not ok 2 global.requeue_multiple'
+	exit 1
+EOF
+chmod +x "$dir/futex_requeue"
+"$here/guest-selftests.sh" "$dir" "$out"
+rm -f "$out/done"
+
+dbg=/sys/kernel/debug
+mountpoint -q "$dbg" || mount -t debugfs none "$dbg" || exit 2
+echo WARNING >"$dbg/provoke-crash/DIRECT"
+sleep 1
+# The lock stays held by nobody who will release it, and this shell's
+# CPU runs with preemption disabled from here on: this is the last thing
+# the planted guest does.
+sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT"
+sleep 1
+dmesg >"$out/dmesg.txt" 2>&1
+echo ok >"$out/done"

@@ -1,6 +1,6 @@
 # The futex patch queue workbench. "make check" tests the queue, "make
 # bench" measures it; the other targets are the steps they are made of.
-.PHONY: check check-planted bench setup tree export shellcheck
+.PHONY: check check-planted model bench setup tree export shellcheck
 
 check:
 	@scripts/check.sh
@@ -8,6 +8,10 @@ check:
 # Only the planted-failure boots of make check, on the tip's debug kernel.
 check-planted:
 	@CHECK_PLANTED_ONLY=1 scripts/check.sh
+
+# The SPIN model of the PING futex word protocol (models/).
+model:
+	@scripts/model.sh
 
 bench:
 	@scripts/bench.sh

@@ -16,7 +16,9 @@
 # Any failed or missing test case, unexplained skip, guest time-out, panic
 # or kernel report fails it. Ends with "N passed, N failed, N skipped".
 # CHECK_PLANTED_ONLY=1 (make check-planted) builds the tip only and runs
-# only the planted-failure boots.
+# only the planted-failure boots; CHECK_TIP_ONLY=1 builds the tip only and
+# runs everything else (for a quick run while developing; what CI runs
+# builds every patch).
 # shellcheck disable=SC2317 # functions called through step and trap
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -82,6 +84,15 @@ finish() {
 trap 'finish "interrupted"' INT TERM
 touch "$tally"
 
+# check_step NAME CMD...: step, and a step that fails is a failure in the
+# tally even where CMD recorded nothing (it died half-way).
+check_step() {
+	step "$@"
+	if step_failed; then
+		record FAIL "step: $1" "exit status $STEP_RC"
+	fi
+}
+
 step "host set-up" "$TOP/scripts/setup.sh"
 ! step_failed || finish "host set-up failed"
 
@@ -105,9 +116,9 @@ model() {
 	fi
 }
 if [ -z "$planted_only" ]; then
-	step "workbench tests" workbench
+	check_step "workbench tests" workbench
 	if [ -x "$TOP/scripts/model.sh" ]; then
-		step "model of the PING word protocol" model
+		check_step "model of the PING word protocol" model
 	fi
 fi
 
@@ -145,7 +156,7 @@ checkpatch() {
 	done
 }
 if [ -z "$planted_only" ] && [ ${#commits[@]} -gt 0 ]; then
-	step "checkpatch --strict" checkpatch
+	check_step "checkpatch --strict" checkpatch
 fi
 
 # Bisectability: the kernel builds at every patch, and so do the selftests
@@ -154,7 +165,7 @@ fi
 # with errexit), so a failed checkout cannot pass as the previous build.
 build_each() {
 	local c name files
-	if [ ${#commits[@]} -eq 0 ] || [ -n "$planted_only" ]; then
+	if [ ${#commits[@]} -eq 0 ] || [ -n "$planted_only" ] || [ -n "${CHECK_TIP_ONLY:-}" ]; then
 		"$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null
 		record PASS "build: tip"
 		return 0
@@ -248,7 +259,7 @@ detectors() {
 		record FAIL "detector fires: only on the planted faults" "$(grep -m 1 '^FAIL selftest futex_wait_timeout' <<<"$v")"
 	fi
 }
-step "detectors fire on planted faults" detectors
+check_step "detectors fire on planted faults" detectors
 [ -z "$planted_only" ] || finish
 
 # The futex selftests, every case judged from its KTAP output.
@@ -263,8 +274,8 @@ selftests() {
 		splat_scan "sched_proxy_exec=$pe" "$log" "$res/dmesg.txt"
 	} | record_lines " (sched_proxy_exec=$pe)"
 }
-step "futex selftests, sched_proxy_exec=1" selftests 1
-step "futex selftests, sched_proxy_exec=0" selftests 0
+check_step "futex selftests, sched_proxy_exec=1" selftests 1
+check_step "futex selftests, sched_proxy_exec=0" selftests 0
 
 # futex_priv_hash checks the automatic growth of the private hash, which
 # happens only with more than 16 CPUs: a 20-vCPU TCG guest has them on
@@ -279,7 +290,7 @@ priv_hash() {
 		splat_scan "20 vCPUs" "$log" "$res/dmesg.txt"
 	} | record_lines " (20 vCPUs)"
 }
-step "futex_priv_hash with 20 vCPUs" priv_hash
+check_step "futex_priv_hash with 20 vCPUs" priv_hash
 
 # fail_futex: faults injected under stress. The programs' own verdicts do
 # not count; the kernel's do: no report, no leak, no hang, and faults
@@ -303,6 +314,6 @@ failfutex() {
 	fi
 	splat_scan "fault injection" "$log" "$res/dmesg.txt" | record_lines ""
 }
-step "futex stress under fault injection" failfutex
+check_step "futex stress under fault injection" failfutex
 
 finish

@@ -1,58 +1,70 @@
 #!/usr/bin/env bash
 # bench-lock-table.sh NAME: the table of the "perf bench futex lock" sweeps
-# in results/NAME/raw/lock.patched.*.txt: per lock kind and thread count
-# the median over the runs of every column, the set-wait/wait throughput
-# ratio, and a gnuplot plot of the throughput, results/NAME/lock.png.
+# in results/NAME/raw/lock.patched.*.txt, one sweep per file, each file a
+# separate run: per lock kind and thread count the row of the median run,
+# the run whose Kiter/s is the median of the N runs (of an even N, the
+# lower of the middle two), with every column from that same run; the
+# set-wait/wait throughput ratio of those medians; and a gnuplot plot of
+# the throughput, results/NAME/lock.png. A kind and thread count that some
+# run lacks or holds twice is named, not averaged over. BENCH_RAW and
+# BENCH_OUT as for bench-table.sh.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 name=${1:?usage: bench-lock-table.sh NAME}
-raw=$RESULTS/$name/raw
-out=$RESULTS/$name
+raw=${BENCH_RAW:-$RESULTS/$name/raw}
+out=${BENCH_OUT:-$RESULTS/$name}
 files=("$raw"/lock.patched.*.txt)
 [ -f "${files[0]}" ] || exit 0
+mkdir -p "$out"
 
-# kind threads Kiter/s user system wall cores futex/iter steals handoffs,
-# one line per row of every run.
-grep -h -v '^#' "${files[@]}" | awk 'NF == 10' >"$WORK/lock.rows"
-
-awk -v runs="${#files[@]}" '
-function median(key, col,    n, i, j, t, v) {
-	n = split(vals[key, col], v, " ")
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-	if (v[1] == "-") return "-"
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-{
+# Rows: kind threads Kiter/s user system wall cores futex/iter steals
+# handoffs, one line per row of every run; the file is the run.
+awk -v runs="${#files[@]}" -v dat="$out/lock-median.dat" '
+!/^#/ && NF == 10 {
 	key = $1 SUBSEP $2
 	if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
-	for (c = 3; c <= 10; c++) vals[key, c] = vals[key, c] " " $c
+	if ((key, FILENAME) in dup) { twice[key] = twice[key] " " FILENAME; next }
+	dup[key, FILENAME] = 1
+	n[key]++
+	kiter[key, n[key]] = $3
+	row[key, n[key]] = $0
 }
 END {
 	printf "%-9s %7s %10s %8s %9s %8s %6s %10s %9s %9s\n", "kind", "threads",
 	       "Kiter/s", "user(s)", "system(s)", "wall(s)", "cores", "futex/iter",
 	       "steals", "handoffs"
 	for (i = 1; i <= nk; i++) {
-		split(order[i], kt, SUBSEP)
-		printf "%-9s %7s", kt[1], kt[2]
-		for (c = 3; c <= 10; c++) printf " %*s", (c == 3 ? 10 : c == 4 ? 8 : c == 5 ? 9 : c == 6 ? 8 : c == 7 ? 6 : c == 8 ? 10 : 9), median(order[i], c)
+		key = order[i]
+		m = n[key]
+		# Sort the runs of this row by Kiter/s (insertion sort, m is small).
+		for (a = 1; a <= m; a++) idx[a] = a
+		for (a = 2; a <= m; a++)
+			for (b = a; b > 1 && kiter[key, idx[b]] + 0 < kiter[key, idx[b - 1]] + 0; b--) {
+				t = idx[b]; idx[b] = idx[b - 1]; idx[b - 1] = t
+			}
+		split(row[key, idx[int((m + 1) / 2)]], f, " ")
+		printf "%-9s %7s %10s %8s %9s %8s %6s %10s %9s %9s", f[1], f[2], f[3], f[4],
+		       f[5], f[6], f[7], f[8], f[9], f[10]
+		if (m != runs) printf "  (%d of %d runs)", m, runs
 		printf "\n"
-		kiter[kt[1], kt[2]] = median(order[i], 3)
-		threads[kt[2]] = 1
+		med[key] = f[3]
+		print f[1], f[2], f[3] > dat
 	}
-	printf "\nset-wait/wait throughput ratio (medians of %d runs):\n", runs
+	printf "\nEvery line is one run, the run with the median Kiter/s of %d runs\n", runs
+	printf "(of an even number, the lower of the middle two).\n"
+	printf "\nset-wait/wait throughput ratio (median runs):\n"
 	for (i = 1; i <= nk; i++) {
 		split(order[i], kt, SUBSEP)
-		if (kt[1] != "wait" || !(("set-wait", kt[2]) in kiter)) continue
-		printf "  %3s threads: %6.2fx\n", kt[2], kiter["set-wait", kt[2]] / kiter["wait", kt[2]]
+		if (kt[1] != "wait" || !(("set-wait", kt[2]) in med)) continue
+		printf "  %3s threads: %6.2fx\n", kt[2], med["set-wait", kt[2]] / med[order[i]]
 	}
-	for (i = 1; i <= nk; i++) {
-		split(order[i], kt, SUBSEP)
-		print kt[1], kt[2], kiter[kt[1], kt[2]] > "'"$out/lock-median.dat"'"
+	for (key in twice) {
+		split(key, kt, SUBSEP)
+		printf "warning: %s %s threads found twice in:%s; the second ignored\n",
+		       kt[1], kt[2], twice[key] > "/dev/stderr"
 	}
-}' "$WORK/lock.rows"
+}' "${files[@]}"
 
 if command -v gnuplot >/dev/null; then
 	kinds=$(awk '{print $1}' "$out/lock-median.dat" | awk '!s[$0]++')
@@ -63,7 +75,7 @@ if command -v gnuplot >/dev/null; then
 	gnuplot <<-EOF 2>"$WORK/gnuplot.log" || warn "gnuplot failed (log: $WORK/gnuplot.log)"
 		set terminal pngcairo size 800,500
 		set output '$out/lock.png'
-		set title 'perf bench futex lock, medians of ${#files[@]} runs'
+		set title 'perf bench futex lock, median of ${#files[@]} runs'
 		set xlabel 'threads'
 		set ylabel 'Kiter/s'
 		set logscale x 2
@@ -71,5 +83,6 @@ if command -v gnuplot >/dev/null; then
 		set grid
 		plot $plot
 	EOF
-	printf '\nplot: %s\n' "${out#"$TOP"/}/lock.png"
+	# Where the plot ends up once make bench has moved its staged run in.
+	printf '\nplot: %s\n' "${RESULTS#"$TOP"/}/$name/lock.png"
 fi

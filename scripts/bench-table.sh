@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # bench-table.sh NAME: the table of results/NAME/raw (written by make bench
 # from bench/NAME.rows): per row and metric the median over the runs of the
-# parent and the patched kernel and their ratio, or for "base" the median on
-# the base kernel. Also writes the values to results/NAME/values.tsv and a
-# ministat comparison per row to results/NAME/ministat.txt.
+# parent and the patched kernel, their ratio and ministat's verdict at 95%
+# confidence, or for "base" the median on the base kernel. Also writes the
+# values to results/NAME/values.tsv and ministat's comparison per row to
+# results/NAME/ministat.txt. BENCH_RAW and BENCH_OUT override the raw
+# directory read and the directory written (make bench stages a run there).
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/bench-lib.sh
+. "$TOP/scripts/bench-lib.sh"
 
 name=${1:?usage: bench-table.sh NAME}
 rows=$TOP/bench/$name.rows
-raw=$RESULTS/$name/raw
+raw=${BENCH_RAW:-$RESULTS/$name/raw}
+out=${BENCH_OUT:-$RESULTS/$name}
 [ -f "$rows" ] || exit 0
 [ -d "$raw" ] || die "no results in $raw; run make bench"
 
@@ -24,12 +29,6 @@ metric() {
 	esac
 }
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (NR == 0) { print "-"; exit }
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 unit() {
 	case $1 in
 	ops) echo "ops/s" ;;
@@ -39,17 +38,19 @@ unit() {
 	esac
 }
 
+tmp=$(mktemp -d "$WORK/bench-table.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 if [ "$name" = base ]; then tags=(base); else tags=(parent patched); fi
-tsv=$RESULTS/$name/values.tsv
-ms=$RESULTS/$name/ministat.txt
+mkdir -p "$out"
+tsv=$out/values.tsv
+ms=$out/ministat.txt
 : >"$tsv"
 : >"$ms"
 n=0
-# Narrow enough for a changelog: 72 columns.
 if [ "$name" = base ]; then
 	printf '%-30s %-8s %11s\n' "row" "unit" "median"
 else
-	printf '%-30s %-8s %11s %11s %7s\n' "row" "unit" "parent" "patched" "ratio"
+	printf '%-30s %-8s %11s %11s %7s  %s\n' "row" "unit" "parent" "patched" "ratio" "ministat 95%"
 fi
 while IFS='|' read -r label _ metrics; do
 	case $label in '#'* | '') continue ;; esac
@@ -58,16 +59,16 @@ while IFS='|' read -r label _ metrics; do
 	for m in $(printf '%s' "$metrics" | tr ',' ' '); do
 		med=()
 		for t in "${tags[@]}"; do
-			: >"$WORK/vals.$t"
+			: >"$tmp/$t"
 			for f in "$raw/$n.$t".*.txt; do
 				[ -f "$f" ] || continue
 				v=$(metric "$f" "$m")
 				[ -n "$v" ] || continue
-				printf '%s\n' "$v" >>"$WORK/vals.$t"
+				printf '%s\n' "$v" >>"$tmp/$t"
 				r=${f%.txt}
 				printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$m" "$t" "${r##*.}" "$v" >>"$tsv"
 			done
-			med+=("$(median <"$WORK/vals.$t")")
+			med+=("$(median <"$tmp/$t")")
 		done
 		l=$label
 		[ "$m" = "$(printf '%s' "$metrics" | cut -d, -f1 | tr -d ' ')" ] || l=""
@@ -76,14 +77,15 @@ while IFS='|' read -r label _ metrics; do
 		else
 			ratio=$(awk -v a="${med[0]}" -v b="${med[1]}" 'BEGIN {
 				if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.3f", b / a }')
-			printf '%-30s %-8s %11s %11s %7s\n' "$l" "$(unit "$m")" "${med[0]}" "${med[1]}" "$ratio"
-			if command -v ministat >/dev/null && [ -s "$WORK/vals.parent" ] &&
-				[ -s "$WORK/vals.patched" ]; then
-				printf '== %s (%s)\n' "$label" "$m" >>"$ms"
-				(cd "$WORK" && ministat -A vals.parent vals.patched) >>"$ms" 2>&1 || true
-			fi
+			printf '== %s (%s)\n' "$label" "$m" >>"$ms"
+			v=$(cd "$tmp" && verdict parent patched 1 "$ms")
+			printf '%-30s %-8s %11s %11s %7s  %s\n' "$l" "$(unit "$m")" "${med[0]}" "${med[1]}" "$ratio" "$v"
 		fi
 	done
 done <"$rows"
 printf '\nops/s: operations per second per thread (higher is better); ms, us/wait:\n'
 printf 'lower is better; sys %%: share of the CPU time spent in the kernel.\n'
+if [ "$name" != base ]; then
+	printf 'ministat 95%%: the difference of the patched mean from the parent mean that\n'
+	printf 'ministat proves at 95%% confidence (Student'"'"'s t), else "no difference proven".\n'
+fi

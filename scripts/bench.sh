@@ -3,28 +3,67 @@
 # bench/NN-topic.rows file, compares the parent kernel (the series before
 # it applied) with the patched one (the series applied): same config
 # (bench flavour), same guest, same perf binary (built from the whole
-# queue), RUNS (default 5) interleaved boots of each kernel, medians, and
-# ratios from one run. bench/base.rows runs on the base kernel alone.
+# queue), RUNS (default 5) rounds of boots of each kernel, medians, ratios
+# and ministat's verdict. bench/base.rows runs on the base kernel alone.
 # bench/NN-topic.sh, where present, adds a job of its own for the series
-# (a thread sweep, say). Tables go to the terminal and results/, the raw
-# perf output to results/NN-topic/raw/. SERIES="NN-topic ..." limits the
-# run to some series (the base rows always run).
+# (a thread sweep, say).
+#
+# Every round also boots each kernel in a 1-vCPU TCG guest with QEMU's
+# -icount shift=0,sleep=off, where guest time counts executed instructions,
+# and runs bench/pathlen.c there PATHLEN_K (default 3) times: the
+# single-thread cost of a null syscall and of the futex calls the series
+# change (the path-length table of every series).
+#
+# Method: each round boots the kernels in an order rotated by one from the
+# round before, and runs the rows rotated likewise, so that no kernel
+# always boots first and no row always runs first.
+#
+# Tables go to the terminal and results/NN-topic/ (table.txt, values.tsv,
+# pathlen.tsv, ministat.txt, provenance.txt), the raw output to
+# results/NN-topic/raw/. A run writes its raw output to
+# results/NN-topic/raw.new/ and replaces the old results only once every
+# boot of every series has completed: a failed or interrupted run leaves
+# results/ as it was.
+#
+# SERIES="NN-topic ..." limits the run to some series (the base rows
+# always run); RUNS and PATHLEN_K are positive integers.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# Input first: nothing is built, booted or deleted for a typo.
 RUNS=${RUNS:-5}
-t_start=$(date +%s)
-src=$WORK/src-bench
-tools=$WORK/tools-bench
-perf=$tools/perf/perf
-
-step "host set-up" "$TOP/scripts/setup.sh"
+PATHLEN_K=${PATHLEN_K:-3}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] ||
+	usage_error "RUNS must be a positive integer (the number of boots of each kernel), not '$RUNS'"
+[[ $PATHLEN_K =~ ^[1-9][0-9]*$ ]] ||
+	usage_error "PATHLEN_K must be a positive integer (pathlen runs per boot), not '$PATHLEN_K'"
 
 mapfile -t series < <(series_dirs)
 names=(base)
 for s in "${series[@]}"; do
 	names+=("${s##*/}")
 done
+read -r -a want <<<"${SERIES:-}"
+for w in "${want[@]}"; do
+	case " ${names[*]:1} " in
+	*" $w "*) ;;
+	*) usage_error "SERIES: no series '$w' in patches/; the series are: ${names[*]:1}" ;;
+	esac
+done
+
+# One workbench run at a time on this work/ and cache (make check builds
+# and boots too, and would share the CPUs with the measurements); held
+# for the whole run, so that the queue.sh calls below do not wait between
+# steps.
+lock_workbench
+
+t_start=$(date +%s)
+started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+src=$WORK/src-bench
+tools=$WORK/tools-bench
+perf=$tools/perf/perf
+pathlen=$WORK/bench-bin/pathlen
+icount="-icount shift=0,sleep=off"
 
 # Which kernels are needed: k0 is the base, kN the base plus N series.
 declare -A need=([0]=1)
@@ -37,7 +76,98 @@ for i in "${!series[@]}"; do
 		need[$i]=1
 		need[$((i + 1))]=1
 		jobs+=("$((i + 1))")
+	elif [ -n "${SERIES:-}" ]; then
+		warn "series $n has no benchmark (no bench/$n.rows or bench/$n.sh)"
 	fi
+done
+mapfile -t kernels < <(printf '%s\n' "${!need[@]}" | sort -n)
+# Result directories of this run: base, and every series measured.
+dirs=()
+[ -f "$TOP/bench/base.rows" ] && dirs+=(base)
+for j in "${jobs[@]}"; do
+	dirs+=("${names[$j]}")
+done
+
+# The raw output of this run goes to raw.new, the tables to .new, both
+# inside results/NN-topic/; they replace the old results at the end
+# (commit_results). Until then an exit for whatever reason removes them.
+committed=0
+clean_staging() {
+	local d
+	[ "$committed" = 1 ] && return 0
+	for d in "${dirs[@]}"; do
+		rm -rf "${RESULTS:?}/$d/raw.new" "${RESULTS:?}/$d/.new"
+	done
+}
+trap clean_staging EXIT
+
+# A boot runs in the background of this shell (bg_step), so that a signal
+# is handled at once, not when the guest has finished: the handler stops
+# the boot (vm.sh stops its guest on SIGTERM) before the staging
+# directories go.
+bg=
+tree_pids() {
+	local c
+	printf '%s\n' "$1"
+	for c in $(pgrep -P "$1"); do
+		tree_pids "$c"
+	done
+}
+# running PID...: one of them has not ended (a zombie has).
+running() {
+	local p st
+	for p; do
+		st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		st=${st##*) }
+		[ "${st%% *}" = Z ] || return 0
+	done
+	return 1
+}
+# stop_bg: SIGTERM to the boot in the background and all it started (vm.sh
+# stops QEMU on it), SIGKILL to what is left 10 seconds later.
+stop_bg() {
+	local pids n=0
+	[ -n "$bg" ] || return 0
+	pids=$(tree_pids "$bg")
+	# shellcheck disable=SC2086 # one pid per word
+	kill -TERM $pids 2>/dev/null || true
+	wait "$bg" 2>/dev/null || true
+	# shellcheck disable=SC2086
+	while running $pids && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	# shellcheck disable=SC2086
+	kill -KILL $pids 2>/dev/null || true
+}
+on_signal() {
+	trap '' INT TERM HUP
+	printf 'make bench: interrupted; results/ left as it was\n' >&2
+	stop_bg
+	exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
+
+# bg_step NAME CMD...: step NAME CMD... in the background; STEP_RC as step.
+bg_step() {
+	(
+		step "$@"
+		exit "$STEP_RC"
+	) &
+	bg=$!
+	STEP_RC=0
+	wait "$bg" || STEP_RC=$?
+	bg=
+}
+
+step "host set-up" "$TOP/scripts/setup.sh"
+! step_failed || die "host set-up failed"
+
+# Leftovers of a run killed with SIGKILL (no trap ran).
+for d in "${dirs[@]}"; do
+	rm -rf "${RESULTS:?}/$d/raw.new" "${RESULTS:?}/$d/.new"
 done
 
 # perf has a worktree of its own, so that the kernel trees do not switch
@@ -46,23 +176,37 @@ build_perf() {
 	"$TOP/scripts/queue.sh" "$WORK/src-tools" >/dev/null &&
 		"$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" perf
 }
-step "perf from the whole queue" build_perf || die "cannot build perf"
+step "perf from the whole queue" build_perf
+! step_failed || die "cannot build perf"
+
+# pathlen against the uapi headers of the whole queue (FUTEX_SET_WAIT);
+# bench/pathlen.c defines what older headers lack.
+build_pathlen() {
+	mkdir -p "$(dirname "$pathlen")"
+	gcc -O2 -Wall -isystem "$tools/usr/include" -o "$pathlen" "$TOP/bench/pathlen.c"
+}
+step "pathlen from bench/pathlen.c" build_pathlen
+! step_failed || die "cannot build bench/pathlen.c"
 
 build_k() {
 	local k=$1
 	"$TOP/scripts/queue.sh" "$src" "$k" >/dev/null &&
 		"$TOP/scripts/build-kernel.sh" bench "$src" "$WORK/build-bench-$k" >/dev/null
 }
-for k in $(printf '%s\n' "${!need[@]}" | sort -n); do
-	step "bench kernel $k: ${names[$k]}" build_k "$k" ||
+for k in "${kernels[@]}"; do
+	step "bench kernel $k: ${names[$k]}" build_k "$k"
+	! step_failed ||
 		die "bench kernel $k (${names[$k]}) does not build"
 done
+
+accel() {
+	tail -n 1 "$CACHE/kvm-probe" 2>/dev/null | cut -d' ' -f1 | tr '[:lower:]' '[:upper:]'
+}
 
 machine() {
 	printf 'host: %s, %s CPUs, %s RAM; guest: 2 vCPUs, %s, %s\n' \
 		"$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" "$(nproc)" \
-		"$(free -g | awk '/^Mem:/ {print $2 "G"}')" "${VM_MEMORY:-4G}" \
-		"$(tail -n 1 "$CACHE/kvm-probe" 2>/dev/null | cut -d' ' -f1 | tr '[:lower:]' '[:upper:]')"
+		"$(free -g | awk '/^Mem:/ {print $2 "G"}')" "${VM_MEMORY:-4G}" "$(accel)"
 }
 
 # role K J: what kernel K is to series J: patched, parent, or nothing.
@@ -75,46 +219,163 @@ guest_run() { # guest_run K RUN
 	log=$WORK/bench-logs/k$k.run$r.log
 	mkdir -p "$WORK/bench-logs"
 	if [ "$k" -eq 0 ] && [ -f "$TOP/bench/base.rows" ]; then
-		mkdir -p "$RESULTS/base/raw"
+		mkdir -p "$RESULTS/base/raw.new"
 		cmd+=("$TOP/tests/guest-bench.sh" "$perf" "$TOP/bench/base.rows"
-			"$RESULTS/base/raw" "base.$r" "&&")
+			"$RESULTS/base/raw.new" "base.$r" "$((r - 1))" "&&")
 	fi
 	for j in "${jobs[@]}"; do
 		n=${names[$j]}
 		as=$(role "$k" "$j")
 		[ -n "$as" ] || continue
-		mkdir -p "$RESULTS/$n/raw"
-		[ -f "$TOP/bench/$n.rows" ] && cmd+=("$TOP/tests/guest-bench.sh" "$perf"
-			"$TOP/bench/$n.rows" "$RESULTS/$n/raw" "$as.$r" "&&")
-		[ -x "$TOP/bench/$n.sh" ] && cmd+=("$TOP/bench/$n.sh" "$perf"
-			"$RESULTS/$n/raw" "$as.$r" "&&")
+		mkdir -p "$RESULTS/$n/raw.new"
+		if [ -f "$TOP/bench/$n.rows" ]; then
+			cmd+=("$TOP/tests/guest-bench.sh" "$perf" "$TOP/bench/$n.rows"
+				"$RESULTS/$n/raw.new" "$as.$r" "$((r - 1))" "&&")
+		fi
+		if [ -x "$TOP/bench/$n.sh" ]; then
+			cmd+=("$TOP/bench/$n.sh" "$perf" "$RESULTS/$n/raw.new" "$as.$r" "&&")
+		fi
 	done
 	[ ${#cmd[@]} -gt 0 ] || return 0
 	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-bench-$k/arch/x86/boot/bzImage" \
 		"$log" -- bash -c "${cmd[*]} true"
 }
 
-rm -rf "${RESULTS:?}/base/raw"
-for j in "${jobs[@]}"; do
-	rm -rf "${RESULTS:?}/${names[$j]}/raw"
-done
+# pathlen_run K RUN: PATHLEN_K runs of pathlen in one boot of kernel K in
+# the 1-vCPU instruction-clocked guest, for every series K belongs to.
+pathlen_run() {
+	local k=$1 r=$2 j as log dests=()
+	log=$WORK/bench-logs/k$k.pathlen$r.log
+	mkdir -p "$WORK/bench-logs"
+	for j in "${jobs[@]}"; do
+		as=$(role "$k" "$j")
+		[ -n "$as" ] || continue
+		mkdir -p "$RESULTS/${names[$j]}/raw.new"
+		dests+=("$RESULTS/${names[$j]}/raw.new:$as")
+	done
+	[ ${#dests[@]} -gt 0 ] || return 0
+	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" -p 1 -q "$icount" \
+		"$WORK/build-bench-$k/arch/x86/boot/bzImage" "$log" -- \
+		"$TOP/tests/guest-pathlen.sh" "$pathlen" "$PATHLEN_K" "$r" "${dests[@]}"
+}
+
+nk=${#kernels[@]}
+kvm_warned=0
 for r in $(seq 1 "$RUNS"); do
-	for k in $(printf '%s\n' "${!need[@]}" | sort -n); do
-		step "run $r/$RUNS on kernel $k (${names[$k]})" guest_run "$k" "$r" ||
+	# Round r boots the kernels rotated by r - 1.
+	rot=$(((r - 1) % nk))
+	order=("${kernels[@]:rot}" "${kernels[@]:0:rot}")
+	printf '=== round %s/%s: boot order %s; rows rotated by %s\n' "$r" "$RUNS" \
+		"$(for k in "${order[@]}"; do printf 'k%s(%s) ' "$k" "${names[$k]}"; done)" "$((r - 1))"
+	for k in "${order[@]}"; do
+		bg_step "run $r/$RUNS on kernel $k (${names[$k]})" guest_run "$k" "$r"
+		! step_failed ||
 			die "benchmark run failed on kernel $k (log: $WORK/bench-logs/k$k.run$r.log)"
+		# -icount needs TCG: on a host where vm.sh picks KVM there is no
+		# instruction-clocked guest.
+		if [ "$(accel)" = KVM ]; then
+			[ "$kvm_warned" = 1 ] ||
+				warn "pathlen rows skipped: vm.sh boots KVM guests here, -icount needs TCG"
+			kvm_warned=1
+			continue
+		fi
+		bg_step "pathlen $r/$RUNS on kernel $k (${names[$k]}), 1 vCPU, $icount" pathlen_run "$k" "$r"
+		! step_failed ||
+			die "pathlen run failed on kernel $k (log: $WORK/bench-logs/k$k.pathlen$r.log)"
 	done
 done
+ended=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
+# provenance NAME: what results/NAME was measured with.
+provenance() {
+	local n=$1 j jj=0 k kk s dirty
+	printf 'make bench: %s to %s (UTC)\n' "$started" "$ended"
+	dirty=$(git -C "$TOP" --no-optional-locks status --porcelain 2>/dev/null | grep -v ' results/' || true)
+	printf 'queue: %s at commit %s%s\n' "$TOP" "$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" \
+		"$([ -z "$dirty" ] || echo ', with uncommitted changes:')"
+	[ -z "$dirty" ] || printf '%s\n' "$dirty" | sed 's/^/    /'
+	printf 'base: %s %s, sha256 %s\n' "$BASE_PKG" "$BASE_VER" "$BASE_SHA256"
+	printf 'RUNS=%s (rounds; each boots every kernel once for perf, once for pathlen)\n' "$RUNS"
+	printf 'PATHLEN_K=%s (pathlen runs per boot)\n' "$PATHLEN_K"
+	kk=(0)
+	for j in "${jobs[@]}"; do
+		if [ "${names[$j]}" = "$n" ]; then
+			jj=$j
+			kk=($((j - 1)) "$j")
+		fi
+	done
+	printf 'kernels (bench flavour, configs/guest.config + configs/bench.config):\n'
+	for k in "${kk[@]}"; do
+		if [ "$n" = base ]; then s=base; else s=$(role "$k" "$jj"); fi
+		printf '  %-7s k%s = base + %s series (%s): .config sha256 %s, bzImage sha256 %s\n' "$s" "$k" "$k" \
+			"${names[$k]}" "$(sha256sum <"$WORK/build-bench-$k/.config" | cut -d' ' -f1)" \
+			"$(sha256sum <"$WORK/build-bench-$k/arch/x86/boot/bzImage" | cut -d' ' -f1)"
+	done
+	printf 'patches (git patch-id --stable; series 1..k in kernel k; perf and pathlen headers from all):\n'
+	for s in "${series[@]}"; do
+		series_patches "$s" | while IFS= read -r p; do
+			printf '  %s %s\n' "$(git patch-id --stable <"$p" | cut -d' ' -f1)" "${p#"$PATCHES"/}"
+		done
+	done
+	printf 'perf: %s, sha256 %s\n' "${perf#"$TOP"/}" "$(sha256sum <"$perf" | cut -d' ' -f1)"
+	printf 'pathlen: %s (gcc -O2 of bench/pathlen.c, %s), sha256 %s\n' "${pathlen#"$TOP"/}" \
+		"$(gcc --version | head -n 1)" "$(sha256sum <"$pathlen" | cut -d' ' -f1)"
+	printf 'host: %s, %s CPUs, %s RAM, Linux %s, %s\n' \
+		"$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" "$(nproc)" \
+		"$(free -g | awk '/^Mem:/ {print $2 "G"}')" "$(uname -r)" \
+		"$(sed -n 's/^PRETTY_NAME="*\([^"]*\)"*$/\1/p' /etc/os-release)"
+	printf 'QEMU: %s\n' "$(qemu-system-x86_64 --version | head -n 1)"
+	printf 'virtme-ng: %s\n' "$(vng --version 2>&1 | head -n 1)"
+	printf 'perf guest: 2 vCPUs, %s, %s (%s)\n' "${VM_MEMORY:-4G}" "$(accel)" \
+		"$(tail -n 1 "$CACHE/kvm-probe" 2>/dev/null | cut -d' ' -f2-)"
+	printf 'pathlen guest: 1 vCPU, %s, TCG with %s\n' "${VM_MEMORY:-4G}" "$icount"
+}
+
+# Tables and provenance of every series into results/NN-topic/.new, from
+# raw.new moved to .new/raw; then each .new replaces the old results.
 desc=$(machine)
-for n in base $(for j in "${jobs[@]}"; do echo "${names[$j]}"; done); do
-	[ -f "$TOP/bench/$n.rows" ] || [ -x "$TOP/bench/$n.sh" ] || continue
-	[ -d "$RESULTS/$n/raw" ] || continue
+stage() {
+	local n=$1 st=$RESULTS/$1/.new
+	rm -rf "$st"
+	mkdir -p "$st"
+	[ ! -d "$RESULTS/$n/raw.new" ] || mv "$RESULTS/$n/raw.new" "$st/raw"
+	mkdir -p "$st/raw"
+	provenance "$n" >"$st/provenance.txt"
 	{
-		printf '%s: %s runs each, interleaved boots; %s\n' "$n" "$RUNS" "$desc"
-		"$TOP/scripts/bench-table.sh" "$n"
-		"$TOP/scripts/bench-lock-table.sh" "$n"
-	} >"$RESULTS/$n/table.txt"
+		printf '%s: %s rounds, kernels booted in rotated order; %s\n' "$n" "$RUNS" "$desc"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-pathlen-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-lock-table.sh" "$n"
+	} >"$st/table.txt"
+}
+for n in "${dirs[@]}"; do
+	step "tables of $n" stage "$n"
+	! step_failed || die "cannot make the tables of $n; results/ left as it was"
+done
+
+# The files a run writes, removed from results/NN-topic before the new
+# ones move in (a run without a lock sweep leaves no old lock.png).
+managed=(raw table.txt values.tsv pathlen.tsv ministat.txt provenance.txt lock.png lock-median.dat)
+commit_results() {
+	local n=$1 f
+	for f in "${managed[@]}"; do
+		rm -rf "${RESULTS:?}/$n/$f"
+	done
+	for f in "$RESULTS/$n/.new"/*; do
+		mv "$f" "$RESULTS/$n/"
+	done
+	rmdir "$RESULTS/$n/.new"
+}
+trap '' INT TERM HUP
+for n in "${dirs[@]}"; do
+	commit_results "$n"
+done
+committed=1
+trap - INT TERM HUP
+
+for n in "${dirs[@]}"; do
 	printf '\n'
 	cat "$RESULTS/$n/table.txt"
 done
-printf '\nmake bench: %ss\n' "$(($(date +%s) - t_start))"
+printf '\nresults: %s\n' "$(for n in "${dirs[@]}"; do printf '%s ' "${RESULTS#"$TOP"/}/$n"; done)"
+printf 'make bench: %ss\n' "$(($(date +%s) - t_start))"

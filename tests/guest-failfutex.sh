@@ -11,6 +11,8 @@
 set -u
 src=${1:?usage: guest-failfutex.sh TEST_DIR OUT_DIR}
 out=${2:?}
+# Absolute: the programs run from a copy in /tmp.
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 limit=${FAILFUTEX_TIMEOUT:-30}
 progs=${FAILFUTEX_PROGRAMS:-futex_lock_pi_exiting futex_requeue_pi_signal_restart
 	futex_wait_precheck futex_set_wait futex_waitv futex_wait robust_list

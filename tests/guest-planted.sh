@@ -15,6 +15,8 @@
 set -u
 src=${1:?usage: guest-planted.sh TEST_DIR OUT_DIR}
 out=${2:?}
+# Absolute: the programs run from a copy in /tmp.
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mktemp -d /tmp/planted.XXXXXX)
 cp -a "$src/futex_wait_timeout" "$dir/" || exit 2

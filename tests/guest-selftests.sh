@@ -12,6 +12,8 @@
 set -u
 src=${1:?usage: guest-selftests.sh TEST_DIR OUT_DIR [PROGRAM...]}
 out=${2:?}
+# Absolute: the programs run from a copy in /tmp.
+case $out in /*) ;; *) out=$PWD/$out ;; esac
 shift 2
 limit=${TEST_TIMEOUT:-300}
 mkdir -p "$out"

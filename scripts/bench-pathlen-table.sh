@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench-pathlen-table.sh NAME: the path-length table of series NAME from
+# results/NAME/raw/pathlen.{parent,patched}.BOOT.RUN.txt (bench/pathlen.c,
+# run K times in each boot of the 1-vCPU icount guest): per row the median
+# ns per call on the parent and the patched kernel, the spread of each
+# ((max - min) / median of all runs of all boots), their ratio and
+# ministat's verdict. Appends ministat's comparisons to
+# results/NAME/ministat.txt and writes the values to
+# results/NAME/pathlen.tsv. BENCH_RAW and BENCH_OUT as for bench-table.sh.
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/bench-lib.sh
+. "$TOP/scripts/bench-lib.sh"
+
+name=${1:?usage: bench-pathlen-table.sh NAME}
+raw=${BENCH_RAW:-$RESULTS/$name/raw}
+out=${BENCH_OUT:-$RESULTS/$name}
+[ -f "$raw/pathlen.rows" ] || exit 0
+
+tmp=$(mktemp -d "$WORK/bench-pathlen.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+tsv=$out/pathlen.tsv
+ms=$out/ministat.txt
+: >"$tsv"
+boots=$(find "$raw" -name 'pathlen.patched.*.txt' | sed 's/.*\.\([0-9]*\)\.[0-9]*\.txt$/\1/' | sort -u | wc -l)
+runs=$(find "$raw" -name 'pathlen.patched.*.txt' | wc -l)
+
+printf '\npath length: ns per call in a 1-vCPU TCG guest with -icount shift=0,sleep=off\n'
+printf '(guest time: 1 ns per instruction); %s runs in %s boots of each kernel\n' "$runs" "$boots"
+printf '%-21s %9s %8s %9s %8s %6s  %s\n' "row" "parent" "spread" "patched" "spread" "ratio" "ministat 95%"
+while IFS= read -r row; do
+	[ -n "$row" ] || continue
+	med=() spr=()
+	for t in parent patched; do
+		: >"$tmp/$t"
+		for f in "$raw/pathlen.$t".*.txt; do
+			[ -f "$f" ] || continue
+			v=$(awk -v r="$row" '$1 == r && $2 ~ /^-?[0-9.]+$/ { print $2 }' "$f")
+			[ -n "$v" ] || continue
+			printf '%s\n' "$v" >>"$tmp/$t"
+			b=${f%.txt}
+			printf '%s\t%s\t%s\t%s\t%s\n' "$row" "$t" "$(echo "$b" | awk -F. '{print $(NF-1)}')" "${b##*.}" "$v" >>"$tsv"
+		done
+		med+=("$(median <"$tmp/$t")")
+		spr+=("$(spread <"$tmp/$t")")
+	done
+	[ "${med[0]}${med[1]}" != -- ] || continue
+	ratio=$(awk -v a="${med[0]}" -v b="${med[1]}" 'BEGIN {
+		if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.4f", b / a }')
+	if [ "${med[0]}" = - ] || [ "${med[1]}" = - ]; then
+		v="-"
+	else
+		printf '== pathlen %s (ns per call)\n' "$row" >>"$ms"
+		v=$(cd "$tmp" && verdict parent patched 2 "$ms")
+	fi
+	fmt() { if [ "$1" = - ]; then echo -; else printf '%.1f' "$1"; fi; }
+	printf '%-21s %9s %8s %9s %8s %6s  %s\n' "$row" "$(fmt "${med[0]}")" "${spr[0]}" \
+		"$(fmt "${med[1]}")" "${spr[1]}" "$ratio" "$v"
+done <"$raw/pathlen.rows"
+printf '\nns per call: lower is better; "-": the kernel has no such op. spread: (max -\n'
+printf 'min) / median over all runs of one kernel. set-wait-extra: set-wait-expired\n'
+printf 'minus wait-expired in the same run, what FUTEX_SET_WAIT adds to a wait.\n'

@@ -4,9 +4,9 @@
 # runs checkpatch --strict on every patch, builds the debug kernel at every
 # patch in order (and the selftests or perf, warnings as errors, where a
 # patch touches them), then boots the debug kernel:
-#   - with planted faults, to see every detector fire (a failing and a
-#     missing selftest, a WARNING, a lockdep report, a hung and a
-#     panicking guest);
+#   - as a hung and as a panicking guest, to see both detected (make
+#     check-planted adds a boot with planted faults: a failing and a
+#     missing selftest, a WARNING, a lockdep report);
 #   - with panic_on_warn=1 for every futex selftest, once with
 #     sched_proxy_exec=1 and once with =0, judged from their KTAP output
 #     against tests/selftests.expected and tests/selftests.skips;
@@ -223,7 +223,6 @@ guest_run() {
 # same verdict functions as the real runs must judge red, each for its
 # own reason. futex_wait_timeout runs unchanged and must stay green.
 detectors() {
-	local res=$WORK/guest/check-planted v
 	if "$TOP/scripts/vm.sh" -t 60 -a kmemleak=off "$kernel" "$out/vm-hang.log" -- sleep 600 \
 		2>"$out/vm-hang.err" || ! grep -q 'did not finish within 60s' "$out/vm-hang.err"; then
 		record FAIL "detector fires: hung guest"
@@ -239,6 +238,14 @@ detectors() {
 	else
 		record PASS "detector fires: guest panic"
 	fi
+}
+# The planted-fault boot (make check-planted): the guest leaves the same
+# evidence as a real run, and the verdict functions must judge it red.
+# Not yet in make check: its run time on this host is not measured, and
+# tests/workbench.sh's verdict-detects judges the same kinds of evidence
+# on every make check.
+planted() {
+	local res=$WORK/guest/check-planted v
 	rm -rf "$res"
 	"$TOP/scripts/vm.sh" -t 1200 -a kmemleak=off "$kernel" "$out/planted.log" -- \
 		"$TOP/tests/guest-planted.sh" "$tdir" "$res" >"$out/planted.out" 2>&1 || true
@@ -263,8 +270,11 @@ detectors() {
 		record FAIL "detector fires: only on the planted faults" "$(grep -m 1 '^FAIL selftest futex_wait_timeout' <<<"$v")"
 	fi
 }
-check_step "detectors fire on planted faults" detectors
-[ -z "$planted_only" ] || finish
+check_step "guest failure detection" detectors
+if [ -n "$planted_only" ]; then
+	check_step "detectors fire on planted faults" planted
+	finish
+fi
 
 # The futex selftests, every case judged from its KTAP output.
 selftests() {

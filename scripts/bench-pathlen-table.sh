@@ -4,8 +4,8 @@
 # run K times in each boot of the 1-vCPU icount guest): per row the median
 # ns per call on the parent and the patched kernel, the spread of each
 # ((max - min) / median of all runs of all boots), their ratio and
-# ministat's verdict. Appends ministat's comparisons to
-# results/NAME/ministat.txt and writes the values to
+# ministat's verdict. Writes ministat's comparisons to
+# results/NAME/pathlen-ministat.txt and the values to
 # results/NAME/pathlen.tsv. BENCH_RAW and BENCH_OUT as for bench-table.sh.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -21,13 +21,15 @@ tmp=$(mktemp -d "$WORK/bench-pathlen.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 tsv=$out/pathlen.tsv
-ms=$out/ministat.txt
+ms=$out/pathlen-ministat.txt
 : >"$tsv"
+: >"$ms"
 boots=$(find "$raw" -name 'pathlen.patched.*.txt' | sed 's/.*\.\([0-9]*\)\.[0-9]*\.txt$/\1/' | sort -u | wc -l)
 runs=$(find "$raw" -name 'pathlen.patched.*.txt' | wc -l)
 
 printf '\npath length: ns per call in a 1-vCPU TCG guest with -icount shift=0,sleep=off\n'
 printf '(guest time: 1 ns per instruction); %s runs in %s boots of each kernel\n' "$runs" "$boots"
+setwait=0
 printf '%-21s %9s %8s %9s %8s %6s  %s\n' "row" "parent" "spread" "patched" "spread" "ratio" "ministat 95%"
 while IFS= read -r row; do
 	[ -n "$row" ] || continue
@@ -46,6 +48,7 @@ while IFS= read -r row; do
 		spr+=("$(spread <"$tmp/$t")")
 	done
 	[ "${med[0]}${med[1]}" != -- ] || continue
+	case $row in set-wait*) setwait=1 ;; esac
 	ratio=$(awk -v a="${med[0]}" -v b="${med[1]}" 'BEGIN {
 		if (a == "-" || b == "-" || a == 0) print "-"; else printf "%.4f", b / a }')
 	if [ "${med[0]}" = - ] || [ "${med[1]}" = - ]; then
@@ -59,5 +62,8 @@ while IFS= read -r row; do
 		"$(fmt "${med[1]}")" "${spr[1]}" "$ratio" "$v"
 done <"$raw/pathlen.rows"
 printf '\nns per call: lower is better; "-": the kernel has no such op. spread: (max -\n'
-printf 'min) / median over all runs of one kernel. set-wait-extra: set-wait-expired\n'
-printf 'minus wait-expired in the same run, what FUTEX_SET_WAIT adds to a wait.\n'
+printf 'min) / median over all runs of one kernel.\n'
+if [ "$setwait" = 1 ]; then
+	printf 'set-wait-extra: set-wait-expired minus wait-expired in the same run, what\n'
+	printf 'FUTEX_SET_WAIT adds to a wait (the exchange of the futex word).\n'
+fi

@@ -19,8 +19,8 @@
 # always boots first and no row always runs first.
 #
 # Tables go to the terminal and results/NN-topic/ (table.txt, values.tsv,
-# pathlen.tsv, ministat.txt, provenance.txt), the raw output to
-# results/NN-topic/raw/. A run writes its raw output to
+# ministat.txt, pathlen.tsv, pathlen-ministat.txt, provenance.txt), the
+# raw output to results/NN-topic/raw/. A run writes its raw output to
 # results/NN-topic/raw.new/ and replaces the old results only once every
 # boot of every series has completed: a failed or interrupted run leaves
 # results/ as it was.
@@ -355,7 +355,8 @@ done
 
 # The files a run writes, removed from results/NN-topic before the new
 # ones move in (a run without a lock sweep leaves no old lock.png).
-managed=(raw table.txt values.tsv pathlen.tsv ministat.txt provenance.txt lock.png lock-median.dat)
+managed=(raw table.txt values.tsv ministat.txt pathlen.tsv pathlen-ministat.txt provenance.txt
+	lock.png lock-median.dat)
 commit_results() {
 	local n=$1 f
 	for f in "${managed[@]}"; do

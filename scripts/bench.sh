@@ -106,23 +106,6 @@ trap clean_staging EXIT
 # the boot (vm.sh stops its guest on SIGTERM) before the staging
 # directories go.
 bg=
-tree_pids() {
-	local c
-	printf '%s\n' "$1"
-	for c in $(pgrep -P "$1"); do
-		tree_pids "$c"
-	done
-}
-# running PID...: one of them has not ended (a zombie has).
-running() {
-	local p st
-	for p; do
-		st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-		st=${st##*) }
-		[ "${st%% *}" = Z ] || return 0
-	done
-	return 1
-}
 # stop_bg: SIGTERM to the boot in the background and all it started (vm.sh
 # stops QEMU on it), SIGKILL to what is left 10 seconds later.
 stop_bg() {

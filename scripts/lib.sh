@@ -155,3 +155,23 @@ lock_file() {
 	fi
 	printf '%s\n' "$$" >"$1"
 }
+
+# tree_pids PID: PID and its descendants, parents first.
+tree_pids() {
+	local c
+	printf '%s\n' "$1"
+	for c in $(pgrep -P "$1"); do
+		tree_pids "$c"
+	done
+}
+
+# running PID...: one of them has not ended (a zombie has).
+running() {
+	local p s
+	for p; do
+		s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+		s=${s##*) }
+		[ "${s%% *}" = Z ] || return 0
+	done
+	return 1
+}

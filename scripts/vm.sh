@@ -59,26 +59,6 @@ on_signal() {
 	exit "$1"
 }
 
-# tree_pids PID: PID and its descendants, parents first.
-tree_pids() {
-	local c
-	printf '%s\n' "$1"
-	for c in $(pgrep -P "$1"); do
-		tree_pids "$c"
-	done
-}
-
-# running PID...: one of them has not ended (a zombie has).
-running() {
-	local p s
-	for p; do
-		s=$(cat "/proc/$p/stat" 2>/dev/null) || continue
-		s=${s##*) }
-		[ "${s%% *}" = Z ] || return 0
-	done
-	return 1
-}
-
 # stop_guest: SIGTERM to timeout, vng and QEMU (QEMU exits at once on it;
 # the process group catches what is being started right now), SIGKILL to
 # whatever is still there 2 seconds later.

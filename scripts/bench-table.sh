@@ -18,9 +18,16 @@ out=${BENCH_OUT:-$RESULTS/$name}
 [ -f "$rows" ] || exit 0
 [ -d "$raw" ] || die "no results in $raw; run make bench"
 
-# metric FILE M: the value of metric M in one perf bench output.
+# metric FILE M: the value of metric M in one perf bench output. hbwait%
+# and hbcont% come from the runs on the lock statistics kernels
+# (N.lockstat-TAG.R.txt, tests/guest-lockstat.sh): the time spent waiting
+# for hb->lock (lock_stat's waittime-total, us) in % of the CPU time of
+# the run, and the contended share of its acquisitions.
 metric() {
 	case $2 in
+	hbwait%) awk '/^CPU time: / { cpu = ($3 + $5) * 1e6 }
+		/^ *&fhb->lock: / { w = $6 } END { if (cpu > 0 && w != "") printf "%.2f\n", w / cpu * 100 }' "$1" ;;
+	hbcont%) awk '/^ *&fhb->lock: / { if ($9 > 0) printf "%.2f\n", $3 / $9 * 100 }' "$1" ;;
 	ops) sed -n 's/^Averaged \([0-9]*\) operations\/sec.*/\1/p' "$1" ;;
 	ms) sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' "$1" | tail -n 1 ;;
 	us) sed -n 's/^Mean time per wait: \([0-9.]*\) usecs.*/\1/p' "$1" ;;
@@ -35,7 +42,14 @@ unit() {
 	ms) echo "ms" ;;
 	us) echo "us/wait" ;;
 	sys%) echo "sys %" ;;
+	hbwait%) echo "hb wait %" ;;
+	hbcont%) echo "hb cont %" ;;
 	esac
+}
+
+# rawtag M TAG: the name of the raw files of metric M for kernel TAG.
+rawtag() {
+	case $1 in hb*) echo "lockstat-$2" ;; *) echo "$2" ;; esac
 }
 
 tmp=$(mktemp -d "$WORK/bench-table.XXXXXX")
@@ -60,7 +74,7 @@ while IFS='|' read -r label _ metrics; do
 		med=()
 		for t in "${tags[@]}"; do
 			: >"$tmp/$t"
-			for f in "$raw/$n.$t".*.txt; do
+			for f in "$raw/$n.$(rawtag "$m" "$t")".*.txt; do
 				[ -f "$f" ] || continue
 				v=$(metric "$f" "$m")
 				[ -n "$v" ] || continue
@@ -85,6 +99,13 @@ while IFS='|' read -r label _ metrics; do
 done <"$rows"
 printf '\nops/s: operations per second per thread (higher is better); ms, us/wait:\n'
 printf 'lower is better; sys %%: share of the CPU time spent in the kernel.\n'
+if grep -q 'hbwait%\|hbcont%' "$rows"; then
+	printf 'hb wait %%: time spent waiting for a hash bucket lock (hb->lock), in %% of\n'
+	printf 'the CPU time of the run; hb cont %%: share of the hb->lock acquisitions\n'
+	printf 'that found it taken. Both from /proc/lock_stat, in separate boots of\n'
+	printf 'the same kernels built with CONFIG_LOCK_STAT (configs/lockstat.config),\n'
+	printf 'which slows every lock operation.\n'
+fi
 if [ "$name" != base ]; then
 	printf 'ministat 95%%: the difference of the patched mean from the parent mean that\n'
 	printf 'ministat proves at 95%% confidence (Student'"'"'s t), else "no difference proven".\n'

@@ -14,6 +14,10 @@
 # single-thread cost of a null syscall and of the futex calls the series
 # change (the path-length table of every series).
 #
+# Rows with the metrics hbwait% or hbcont% also run once a round on the
+# same kernels built with CONFIG_LOCK_STAT (configs/lockstat.config), to
+# show from /proc/lock_stat how much of their time is hb->lock contention.
+#
 # Method: each round boots the kernels in an order rotated by one from the
 # round before, and runs the rows rotated likewise, so that no kernel
 # always boots first and no row always runs first.
@@ -81,6 +85,19 @@ for i in "${!series[@]}"; do
 	fi
 done
 mapfile -t kernels < <(printf '%s\n' "${!need[@]}" | sort -n)
+# wants_lockstat NAME: the rows of series NAME ask for hb->lock statistics.
+wants_lockstat() {
+	[ -f "$TOP/bench/$1.rows" ] && grep -q -E '^[^#].*\|.*hb(wait|cont)%' "$TOP/bench/$1.rows"
+}
+# Their parent and patched kernels are also built with CONFIG_LOCK_STAT
+# (configs/lockstat.config) and booted once a round for those rows.
+declare -A needlock=()
+for j in "${jobs[@]}"; do
+	if wants_lockstat "${names[$j]}"; then
+		needlock[$((j - 1))]=1
+		needlock[$j]=1
+	fi
+done
 # Result directories of this run: base, and every series measured.
 dirs=()
 [ -f "$TOP/bench/base.rows" ] && dirs+=(base)
@@ -180,6 +197,12 @@ for k in "${kernels[@]}"; do
 	step "bench kernel $k: ${names[$k]}" build_k "$k"
 	! step_failed ||
 		die "bench kernel $k (${names[$k]}) does not build"
+	[ -n "${needlock[$k]:-}" ] || continue
+	# $src still holds kernel k.
+	step "lock statistics kernel $k: ${names[$k]}" "$TOP/scripts/build-kernel.sh" lockstat \
+		"$src" "$WORK/build-lockstat-$k"
+	! step_failed ||
+		die "lock statistics kernel $k (${names[$k]}) does not build"
 done
 
 accel() {
@@ -242,6 +265,28 @@ pathlen_run() {
 		"$TOP/tests/guest-pathlen.sh" "$pathlen" "$PATHLEN_K" "$r" "${dests[@]}"
 }
 
+# lockstat_run K RUN: the hb->lock statistics rows of every series K is
+# the parent or the patched kernel of, in one boot of K built with
+# CONFIG_LOCK_STAT.
+lockstat_run() {
+	local k=$1 r=$2 j n as log cmd=()
+	log=$WORK/bench-logs/k$k.lockstat$r.log
+	mkdir -p "$WORK/bench-logs"
+	for j in "${jobs[@]}"; do
+		n=${names[$j]}
+		as=$(role "$k" "$j")
+		if [ -z "$as" ] || ! wants_lockstat "$n"; then
+			continue
+		fi
+		mkdir -p "$RESULTS/$n/raw.new"
+		cmd+=("$TOP/tests/guest-lockstat.sh" "$perf" "$TOP/bench/$n.rows"
+			"$RESULTS/$n/raw.new" "$as.$r" "$((r - 1))" "&&")
+	done
+	[ ${#cmd[@]} -gt 0 ] || return 0
+	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-lockstat-$k/arch/x86/boot/bzImage" \
+		"$log" -- bash -c "${cmd[*]} true"
+}
+
 nk=${#kernels[@]}
 kvm_warned=0
 for r in $(seq 1 "$RUNS"); do
@@ -265,6 +310,10 @@ for r in $(seq 1 "$RUNS"); do
 		bg_step "pathlen $r/$RUNS on kernel $k (${names[$k]}), 1 vCPU, $icount" pathlen_run "$k" "$r"
 		! step_failed ||
 			die "pathlen run failed on kernel $k (log: $WORK/bench-logs/k$k.pathlen$r.log)"
+		[ -n "${needlock[$k]:-}" ] || continue
+		bg_step "lock statistics $r/$RUNS on kernel $k (${names[$k]}), CONFIG_LOCK_STAT" lockstat_run "$k" "$r"
+		! step_failed ||
+			die "lock statistics run failed on kernel $k (log: $WORK/bench-logs/k$k.lockstat$r.log)"
 	done
 done
 ended=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -278,7 +327,8 @@ provenance() {
 		"$([ -z "$dirty" ] || echo ', with uncommitted changes:')"
 	[ -z "$dirty" ] || printf '%s\n' "$dirty" | sed 's/^/    /'
 	printf 'base: %s %s, sha256 %s\n' "$BASE_PKG" "$BASE_VER" "$BASE_SHA256"
-	printf 'RUNS=%s (rounds; each boots every kernel once for perf, once for pathlen)\n' "$RUNS"
+	printf 'RUNS=%s (rounds; each boots every kernel once for perf, once for pathlen, and once\n' "$RUNS"
+	printf '  with lock statistics where the rows ask for hbwait%% or hbcont%%)\n'
 	printf 'PATHLEN_K=%s (pathlen runs per boot)\n' "$PATHLEN_K"
 	kk=(0)
 	for j in "${jobs[@]}"; do
@@ -294,6 +344,14 @@ provenance() {
 			"${names[$k]}" "$(sha256sum <"$WORK/build-bench-$k/.config" | cut -d' ' -f1)" \
 			"$(sha256sum <"$WORK/build-bench-$k/arch/x86/boot/bzImage" | cut -d' ' -f1)"
 	done
+	if wants_lockstat "$n"; then
+		printf 'lock statistics kernels (configs/guest.config + configs/lockstat.config):\n'
+		for k in "${kk[@]}"; do
+			printf '  %-7s k%s: .config sha256 %s, bzImage sha256 %s\n' "$(role "$k" "$jj")" "$k" \
+				"$(sha256sum <"$WORK/build-lockstat-$k/.config" | cut -d' ' -f1)" \
+				"$(sha256sum <"$WORK/build-lockstat-$k/arch/x86/boot/bzImage" | cut -d' ' -f1)"
+		done
+	fi
 	printf 'patches (git patch-id --stable; series 1..k in kernel k; perf and pathlen headers from all):\n'
 	for s in "${series[@]}"; do
 		series_patches "$s" | while IFS= read -r p; do

@@ -4,20 +4,19 @@
 # runs checkpatch --strict on every patch, builds the debug kernel at every
 # patch in order (and the selftests or perf, warnings as errors, where a
 # patch touches them), then boots the debug kernel:
-#   - as a hung and as a panicking guest, to see both detected (make
-#     check-planted adds a boot with planted faults: a failing and a
-#     missing selftest, a WARNING, a lockdep report);
+#   - as a hung and as a panicking guest, and with planted faults (a
+#     failing and a missing selftest, a WARNING, a lockdep report), to
+#     see each detected, for its own reason;
 #   - with panic_on_warn=1 for every futex selftest, once with
 #     sched_proxy_exec=1 and once with =0, judged from their KTAP output
 #     against tests/selftests.expected and tests/selftests.skips;
-#   - with CHECK_EXTRA=1 also: with 20 vCPUs for futex_priv_hash, which
-#     needs more than 16 CPUs; with fail_futex injecting faults under
-#     futex stress programs, which may fail, while the kernel must not
-#     warn, leak or hang.
+#   - with 20 vCPUs for futex_priv_hash, which needs more than 16 CPUs;
+#   - with fail_futex injecting faults under futex stress programs, which
+#     may fail, while the kernel must not warn, leak or hang.
 # Any failed or missing test case, unexplained skip, guest time-out, panic
 # or kernel report fails it. Ends with "N passed, N failed, N skipped".
 # CHECK_PLANTED_ONLY=1 (make check-planted) builds the tip only and runs
-# only the planted-failure boots; CHECK_TIP_ONLY=1 builds the tip only and
+# only the detector boots; CHECK_TIP_ONLY=1 builds the tip only and
 # runs everything else (for a quick run while developing; what CI runs
 # builds every patch).
 # shellcheck disable=SC2317 # functions called through step and trap
@@ -239,11 +238,8 @@ detectors() {
 		record PASS "detector fires: guest panic"
 	fi
 }
-# The planted-fault boot (make check-planted): the guest leaves the same
-# evidence as a real run, and the verdict functions must judge it red.
-# Not yet in make check: its run time on this host is not measured, and
-# tests/workbench.sh's verdict-detects judges the same kinds of evidence
-# on every make check.
+# The planted-fault boot: the guest leaves the same evidence as a real
+# run, and the verdict functions must judge it red.
 planted() {
 	local res=$WORK/guest/check-planted v
 	rm -rf "$res"
@@ -271,10 +267,8 @@ planted() {
 	fi
 }
 check_step "guest failure detection" detectors
-if [ -n "$planted_only" ]; then
-	check_step "detectors fire on planted faults" planted
-	finish
-fi
+check_step "detectors fire on planted faults" planted
+[ -z "$planted_only" ] || finish
 
 # The futex selftests, every case judged from its KTAP output.
 selftests() {
@@ -304,11 +298,7 @@ priv_hash() {
 		splat_scan "20 vCPUs" "$log" "$res/dmesg.txt"
 	} | record_lines " (20 vCPUs)"
 }
-# The two boots below are not yet part of the default run: on this 2-CPU
-# host their run time has not been measured (CHECK_EXTRA=1 runs them).
-if [ -n "${CHECK_EXTRA:-}" ]; then
-	check_step "futex_priv_hash with 20 vCPUs" priv_hash
-fi
+check_step "futex_priv_hash with 20 vCPUs" priv_hash
 
 # fail_futex: faults injected under stress. The programs' own verdicts do
 # not count; the kernel's do: no report, no leak, no hang, and faults
@@ -332,8 +322,6 @@ failfutex() {
 	fi
 	splat_scan "fault injection" "$log" "$res/dmesg.txt" | record_lines ""
 }
-if [ -n "${CHECK_EXTRA:-}" ]; then
-	check_step "futex stress under fault injection" failfutex
-fi
+check_step "futex stress under fault injection" failfutex
 
 finish

@@ -159,6 +159,47 @@ if [ -z "$planted_only" ] && [ ${#commits[@]} -gt 0 ]; then
 	check_step "checkpatch --strict" checkpatch
 fi
 
+# Every series can be mailed: scripts/send.sh sends it through a sendmail
+# stand-in that keeps the messages. One message per file of the series,
+# each To someone MAINTAINERS names, none to the workbench's own identity
+# (the patches' author) or to the committer of the base import.
+mailable() {
+	local d n m want stub=$out/sendmail bad f
+	# shellcheck disable=SC2016 # expanded by the stand-in
+	printf '#!/bin/sh\n# make check: keep the message, send nothing.\ncat >"$MAILDIR/$(date +%%s%%N).eml"\n' >"$stub"
+	chmod +x "$stub"
+	while IFS= read -r d; do
+		n=${d##*/}
+		rm -rf "$out/mail/$n"
+		mkdir -p "$out/mail/$n"
+		if ! MAILDIR=$out/mail/$n SEND=1 SENDMAIL=$stub KERNEL_TREE=$src "$TOP/scripts/send.sh" "$n" \
+			--from="make check <make-check@localhost.invalid>" >"$out/mail/$n.log" 2>&1; then
+			record FAIL "mailable: $n" "send.sh failed, log: $out/mail/$n.log"
+			tail -n 5 "$out/mail/$n.log" | sed 's/^/       /'
+			continue
+		fi
+		m=$(find "$out/mail/$n" -name '*.eml' | wc -l)
+		want=$(find "$d" -name '*.patch' | wc -l)
+		bad=$(for f in "$out/mail/$n"/*.eml; do
+			[ -f "$f" ] || continue
+			awk 'NR == 1, /^$/' "$f" | grep -v '^From:' |
+				grep -i -o -E '[^ <,]*(a-seed-|workbench@localhost)[^ >,]*' || true
+		done | sort -u | tr '\n' ' ')
+		if [ "$m" -ne "$want" ]; then
+			record FAIL "mailable: $n" "$m messages for $want files, log: $out/mail/$n.log"
+		elif [ -n "$bad" ]; then
+			record FAIL "mailable: $n" "addressed to $bad"
+		elif for f in "$out/mail/$n"/*.eml; do grep -q '^To: ' "$f" || echo "$f"; done | grep -q .; then
+			record FAIL "mailable: $n" "a message without To:"
+		else
+			record PASS "mailable: $n ($m messages)"
+		fi
+	done < <(series_dirs)
+}
+if [ -z "$planted_only" ] && [ ${#commits[@]} -gt 0 ]; then
+	check_step "series mailable (git send-email)" mailable
+fi
+
 # Bisectability: the kernel builds at every patch, and so do the selftests
 # and perf at the patches that change them, warnings as errors. The last
 # build is the tip. A failing command here fails the step (step runs it

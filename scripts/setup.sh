@@ -6,11 +6,14 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# procps: pgrep, with which vm.sh stops a guest on Ctrl-C.
+# procps: pgrep, with which vm.sh stops a guest on Ctrl-C. git-email (with
+# Mail::Address, and SASL and TLS for SMTP servers) and b4: scripts/send.sh
+# and make check's mailable step.
 pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
 	libelf-dev libssl-dev python3 python3-ply python3-git perl git
 	qemu-system-x86 udev busybox-static procps
-	shellcheck gnuplot-nox ministat pkg-config spin)
+	shellcheck gnuplot-nox ministat pkg-config spin
+	git-email libmailtools-perl libauthen-sasl-perl libio-socket-ssl-perl b4)
 
 missing=()
 for p in "${pkgs[@]}"; do

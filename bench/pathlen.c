@@ -30,13 +30,14 @@
  *                       waits on: 0
  *   set-wait-mismatch   FUTEX_SET_WAIT_PRIVATE, the word holds neither val
  *                       nor val2: EAGAIN
- *   set-wait-expired    FUTEX_SET_WAIT_PRIVATE, the word holds val (stored
- *                       again before every call): exchanged for val2, then
- *                       as wait-expired
+ *   set-wait-expired    FUTEX_SET_WAIT_PRIVATE, the word holds val2
+ *                       already: as wait-expired, without an exchange
  * "set-wait-extra" is printed as a row of its own when both wait-expired
  * and set-wait-expired ran: set-wait-expired minus wait-expired, the cost
- * that FUTEX_SET_WAIT adds to the wait (both loops store the word before
- * every call, so the difference is the kernel's).
+ * of FUTEX_SET_WAIT's way to the same wait (both loops store the word
+ * before every call, so the difference is the kernel's). The exchange
+ * itself has no row: a FUTEX_SET_WAIT whose timeout expired stores
+ * nothing, and one that exchanges goes to sleep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -142,7 +143,7 @@ static long row_set_wait_mismatch(void)
 
 static long row_set_wait_expired(void)
 {
-	word = 0;
+	word = 1;
 	return futex(&word, FUTEX_SET_WAIT | FUTEX_PRIVATE_FLAG, 0, &zero, 1,
 		     FUTEX_BITSET_MATCH_ANY);
 }

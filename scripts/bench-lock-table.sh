@@ -2,9 +2,10 @@
 # bench-lock-table.sh NAME: the table of the "perf bench futex lock" sweeps
 # in results/NAME/raw/lock.patched.*.txt, one sweep per file, each file a
 # separate run: per lock kind and thread count the row of the median run,
-# the run whose Kiter/s is the median of the N runs (of an even N, the
+# the run whose ops/s is the median of the N runs (of an even N, the
 # lower of the middle two), with every column from that same run; the
-# set-wait/wait throughput ratio of those medians; and a gnuplot plot of
+# throughput ratios of set-wait, mutex and pi to wait of those medians;
+# and a gnuplot plot of
 # the throughput, results/NAME/lock.png. A kind and thread count that some
 # run lacks or holds twice is named, not averaged over. BENCH_RAW and
 # BENCH_OUT as for bench-table.sh.
@@ -18,46 +19,65 @@ files=("$raw"/lock.patched.*.txt)
 [ -f "${files[0]}" ] || exit 0
 mkdir -p "$out"
 
-# Rows: kind threads Kiter/s user system wall cores futex/iter steals
-# handoffs, one line per row of every run; the file is the run.
+# Rows (bench/02-futex-set-wait.sh): "row" kind threads ops/s stddev%
+# waits eagain wakes woke-nobody cpus, one line per row of every run; the
+# file is the run.
 awk -v runs="${#files[@]}" -v dat="$out/lock-median.dat" '
-!/^#/ && NF == 10 {
-	key = $1 SUBSEP $2
-	if (!(key in seen)) { seen[key] = 1; order[++nk] = key }
+$1 == "row" && NF == 10 {
+	key = $2 SUBSEP $3
+	if (!($2 in kseen)) { kseen[$2] = 1; kinds[++nkinds] = $2 }
+	if (!($3 in tseen)) { tseen[$3] = 1; thr[++nthr] = $3 }
+	seen[key] = 1
 	if ((key, FILENAME) in dup) { twice[key] = twice[key] " " FILENAME; next }
 	dup[key, FILENAME] = 1
 	n[key]++
-	kiter[key, n[key]] = $3
+	ops[key, n[key]] = $4
 	row[key, n[key]] = $0
 }
 END {
-	printf "%-9s %7s %10s %8s %9s %8s %6s %10s %9s %9s\n", "kind", "threads",
-	       "Kiter/s", "user(s)", "system(s)", "wall(s)", "cores", "futex/iter",
-	       "steals", "handoffs"
+	# Grouped by kind, wait first, threads in the order of the sweep.
+	nk = 0
+	split("wait set-wait mutex pi", pref, " ")
+	for (a = 1; a <= 4; a++) rank[pref[a]] = a
+	for (a = 1; a <= 4; a++)
+		if (pref[a] in kseen) kind[++nkind] = pref[a]
+	for (a = 1; a <= nkinds; a++)
+		if (!(kinds[a] in rank)) kind[++nkind] = kinds[a]
+	for (a = 1; a <= nkind; a++)
+		for (b = 1; b <= nthr; b++)
+			if ((kind[a], thr[b]) in seen) order[++nk] = kind[a] SUBSEP thr[b]
+	printf "%-9s %7s %10s %7s %9s %8s %9s %8s %6s\n", "kind", "threads",
+	       "Kops/s", "+-%", "waits/op", "EAGAIN", "wakes/op", "nobody", "cpus"
 	for (i = 1; i <= nk; i++) {
 		key = order[i]
 		m = n[key]
-		# Sort the runs of this row by Kiter/s (insertion sort, m is small).
+		# Sort the runs of this row by ops/s (insertion sort, m is small).
 		for (a = 1; a <= m; a++) idx[a] = a
 		for (a = 2; a <= m; a++)
-			for (b = a; b > 1 && kiter[key, idx[b]] + 0 < kiter[key, idx[b - 1]] + 0; b--) {
+			for (b = a; b > 1 && ops[key, idx[b]] + 0 < ops[key, idx[b - 1]] + 0; b--) {
 				t = idx[b]; idx[b] = idx[b - 1]; idx[b - 1] = t
 			}
 		split(row[key, idx[int((m + 1) / 2)]], f, " ")
-		printf "%-9s %7s %10s %8s %9s %8s %6s %10s %9s %9s", f[1], f[2], f[3], f[4],
+		printf "%-9s %7s %10.1f %7s %9s %8s %9s %8s %6s", f[2], f[3], f[4] / 1000,
 		       f[5], f[6], f[7], f[8], f[9], f[10]
 		if (m != runs) printf "  (%d of %d runs)", m, runs
 		printf "\n"
-		med[key] = f[3]
-		print f[1], f[2], f[3] > dat
+		med[key] = f[4]
+		print f[2], f[3], f[4] / 1000 > dat
 	}
-	printf "\nEvery line is one run, the run with the median Kiter/s of %d runs\n", runs
-	printf "(of an even number, the lower of the middle two).\n"
-	printf "\nset-wait/wait throughput ratio (median runs):\n"
-	for (i = 1; i <= nk; i++) {
-		split(order[i], kt, SUBSEP)
-		if (kt[1] != "wait" || !(("set-wait", kt[2]) in med)) continue
-		printf "  %3s threads: %6.2fx\n", kt[2], med["set-wait", kt[2]] / med[order[i]]
+	printf "\nEvery line is one run, the run with the median ops/s of %d runs (of an\n", runs
+	printf "even number, the lower of the middle two). +-%%: the spread of the threads\n"
+	printf "of that run. waits/op, wakes/op: futex calls per lock/unlock, EAGAIN: waits\n"
+	printf "that returned EAGAIN, nobody: wakes that woke nobody (per operation; \"-\":\n"
+	printf "not counted, the mutex kind waits inside the C library).\n"
+	for (c = 1; c <= 3; c++) {
+		k = c == 1 ? "set-wait" : c == 2 ? "mutex" : "pi"
+		printf "\n%s/wait throughput ratio (median runs):\n", k
+		for (i = 1; i <= nk; i++) {
+			split(order[i], kt, SUBSEP)
+			if (kt[1] != "wait" || !((k, kt[2]) in med)) continue
+			printf "  %3s threads: %6.2fx\n", kt[2], med[k, kt[2]] / med[order[i]]
+		}
 	}
 	for (key in twice) {
 		split(key, kt, SUBSEP)
@@ -77,7 +97,7 @@ if command -v gnuplot >/dev/null; then
 		set output '$out/lock.png'
 		set title 'perf bench futex lock, median of ${#files[@]} runs'
 		set xlabel 'threads'
-		set ylabel 'Kiter/s'
+		set ylabel 'Kops/s'
 		set logscale x 2
 		set key top right
 		set grid

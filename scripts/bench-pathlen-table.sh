@@ -64,6 +64,6 @@ done <"$raw/pathlen.rows"
 printf '\nns per call: lower is better; "-": the kernel has no such op. spread: (max -\n'
 printf 'min) / median over all runs of one kernel.\n'
 if [ "$setwait" = 1 ]; then
-	printf 'set-wait-extra: set-wait-expired minus wait-expired in the same run, what\n'
-	printf 'FUTEX_SET_WAIT adds to a wait (the exchange of the futex word).\n'
+	printf 'set-wait-extra: set-wait-expired minus wait-expired in the same run:\n'
+	printf "FUTEX_SET_WAIT's way to the same wait, the word holding val2 already.\n"
 fi

@@ -3,6 +3,14 @@
 # (series/NN-topic, stacked on the base tag in name order), each written by
 # git format-patch --cover-letter --base. An unchanged tree exports
 # byte-identical files.
+#
+# Versions: the files of a series as posted stay in patches/vK/NN-topic/
+# (copy the folder there when you send it), and make tree turns them into
+# the tag series/NN-topic-vK, for "git range-diff series/NN-topic-vK
+# <base>..series/NN-topic" (the cover letter's "Changes in vK+1" says it in
+# words). A series posted as v1 to vK is exported as version K+1, "[PATCH
+# vK+1 n/N]". POSTED_DIR (default: $PATCHES) is where the vK folders are
+# looked for.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +41,21 @@ out=$(mktemp -d "$WORK/export.XXXXXX")
 # shellcheck disable=SC2064
 trap "rm -rf '$out'" EXIT
 
+posted=${POSTED_DIR:-$PATCHES}
+
+# last_posted NAME: K of the newest patches/vK/NAME, or 0.
+last_posted() {
+	local d k last=0
+	for d in "$posted"/v[0-9]*/"$1"/; do
+		[ -d "$d" ] || continue
+		k=${d%/"$1"/}
+		k=${k##*/v}
+		case $k in *[!0-9]*) continue ;; esac
+		[ "$k" -gt "$last" ] && last=$k
+	done
+	echo "$last"
+}
+
 prev=$BASE_TAG
 for b in "${branches[@]}"; do
 	name=${b#series/}
@@ -48,10 +71,15 @@ for b in "${branches[@]}"; do
 	# the series' last commit, and --zero-commit keeps commit ids, which
 	# change with every rebase or git am, out of the files; git send-email
 	# adds Message-Id and threading when it sends them.
+	version=()
+	k=$(last_posted "$name")
+	if [ "$k" -gt 0 ]; then
+		version=(--subject-prefix="PATCH v$((k + 1))")
+	fi
 	GIT_COMMITTER_DATE=$(g log -1 --format=%aI "$b") \
 		g format-patch -q --cover-letter --cover-from-description=subject \
 		--base="$BASE_TAG" --zero-commit --no-signature --no-thread \
-		-o "$out/$name" "$prev..$b" >/dev/null
+		"${version[@]}" -o "$out/$name" "$prev..$b" >/dev/null
 	prev=$b
 done
 

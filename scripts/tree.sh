@@ -2,7 +2,8 @@
 # tree.sh: materialize $LINUX (work/linux) as a git repository: the pinned
 # base as one tagged commit, then every series under patches/ applied with
 # git am, one stacked branch per series (series/NN-topic), whose branch
-# description holds the cover letter. Refuses to replace a tree that holds
+# description holds the cover letter; the versions posted before, in
+# patches/vK/, become the tags series/NN-topic-vK. Refuses to replace a tree that holds
 # work not exported to patches/ (FORCE=1 overrides).
 #
 # KERNEL_SRC=/path/to/linux uses a v7.3-based checkout instead of the
@@ -30,7 +31,7 @@ base_commit_env() {
 }
 
 check_unexported() {
-	local tmp
+	local tmp posted
 	[ -d "$LINUX/.git" ] || return 0
 	[ "${FORCE:-0}" = 1 ] && return 0
 	if [ -n "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ]; then
@@ -39,11 +40,12 @@ check_unexported() {
 	fi
 	tmp=$(mktemp -d)
 	tmps+=("$tmp")
-	if ! PATCHES=$tmp/patches "$TOP/scripts/export.sh" >"$tmp/log" 2>&1; then
+	posted=$PATCHES
+	if ! PATCHES=$tmp/patches POSTED_DIR=$posted "$TOP/scripts/export.sh" >"$tmp/log" 2>&1; then
 		cat "$tmp/log" >&2
 		die "cannot export $LINUX to compare it with patches/; fix it or FORCE=1 to discard"
 	fi
-	if ! diff -r -q "$tmp/patches" "$PATCHES" >"$tmp/diff" 2>&1; then
+	if ! diff -r -q -x 'v[0-9]*' "$tmp/patches" "$PATCHES" >"$tmp/diff" 2>&1; then
 		sed 's/^/  /' "$tmp/diff" | head -n 10 >&2
 		die "$LINUX holds work that is not in patches/; run 'make export' first, or FORCE=1 to discard"
 	fi
@@ -187,6 +189,23 @@ apply_series() {
 	printf '  %s: %s patches\n' "$branch" "$(series_patches "$dir" | wc -l)"
 }
 
+# apply_posted DIR: the series as posted in DIR (patches/vK), stacked on the
+# base as they were, each tip tagged series/NN-topic-vK, for range-diffs
+# against the version being worked on (export.sh).
+apply_posted() {
+	local vdir=$1 v d p
+	v=${vdir##*/}
+	git -C "$LINUX" checkout -q --detach "$BASE_TAG"
+	while IFS= read -r d; do
+		while IFS= read -r p; do
+			am_patch "$LINUX" "$p"
+		done < <(series_patches "$d")
+		git -C "$LINUX" tag -f "series/${d##*/}-$v" >/dev/null
+		printf '  series/%s-%s (as posted): %s patches\n' "${d##*/}" "$v" \
+			"$(series_patches "$d" | wc -l)"
+	done < <(PATCHES=$vdir series_dirs)
+}
+
 check_kernel_src
 # Input checked (bad input fails at once): wait for any other run on work/.
 lock_workbench
@@ -204,6 +223,10 @@ if [ -e "$LINUX" ]; then
 	rm -rf "$LINUX"
 fi
 mv "$new" "$LINUX"
+for d in "$PATCHES"/v[0-9]*/; do
+	[ -d "$d" ] && apply_posted "${d%/}"
+done
+git -C "$LINUX" checkout -q --detach "$BASE_TAG"
 while IFS= read -r d; do
 	apply_series "$d"
 done < <(series_dirs)

@@ -177,6 +177,36 @@ t_export_round_trip() {
 	grep -q 'Its cover letter' <<<"$desc"
 }
 
+# A posted version kept in patches/vK/: the next export is v(K+1), make tree
+# tags vK for a range-diff, and export -> tree -> export stays a no-op.
+t_export_versions() {
+	env_for "$T/ver"
+	fake_kernel "$KERNEL_SRC"
+	"$TOP/scripts/tree.sh"
+	git -C "$LINUX" checkout -q -b series/01-first
+	commit futex.c 'int a;' 'futex: Add a'
+	commit futex.c 'int b;' 'futex: Add b'
+	git -C "$LINUX" config branch.series/01-first.description "$(printf 'futex: First\n\nBlurb.')"
+	"$TOP/scripts/export.sh"
+	grep -q '^Subject: \[PATCH 0/2\] futex: First' "$PATCHES/01-first/0000-cover-letter.patch"
+	mkdir -p "$PATCHES/v1"
+	cp -a "$PATCHES/01-first" "$PATCHES/v1/"
+	"$TOP/scripts/export.sh"
+	grep -q '^Subject: \[PATCH v2 0/2\] futex: First' "$PATCHES/01-first/0000-cover-letter.patch"
+	grep -q '^Subject: \[PATCH v2 2/2\] futex: Add b' "$PATCHES/01-first/0002-futex-Add-b.patch"
+	git -C "$LINUX" commit -q --amend -m 'futex: Add b' -m 'Explain better why.'
+	"$TOP/scripts/export.sh"
+	cp -a "$PATCHES" "$T/ver/first"
+	"$TOP/scripts/tree.sh"
+	git -C "$LINUX" rev-parse -q --verify refs/tags/series/01-first-v1 >/dev/null
+	"$TOP/scripts/export.sh"
+	diff -r "$T/ver/first" "$PATCHES"
+	# v1 as posted against the tree: the reworded commit, nothing else.
+	rd=$(git -C "$LINUX" range-diff base-7.3.4..series/01-first-v1 base-7.3.4..series/01-first)
+	grep -q '^1: .* = 1: .* futex: Add a' <<<"$rd"
+	grep -q '^2: .* ! 2: .* futex: Add b' <<<"$rd"
+}
+
 t_tree_refuses_unexported() {
 	env_for "$T/ue"
 	fake_kernel "$KERNEL_SRC"
@@ -559,6 +589,7 @@ t_planted() {
 run run-fails-on-any-step t_run_fails_on_any_step
 run shellcheck t_shellcheck
 run export-round-trip t_export_round_trip
+run export-versions t_export_versions
 run tree-refuses-unexported-work t_tree_refuses_unexported
 run broken-patch-fails t_broken_patch
 run corrupt-download-fails t_corrupt_download

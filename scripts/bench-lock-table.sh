@@ -65,11 +65,13 @@ END {
 		med[key] = f[4]
 		print f[2], f[3], f[4] / 1000 > dat
 	}
-	printf "\nEvery line is one run, the run with the median ops/s of %d runs (of an\n", runs
-	printf "even number, the lower of the middle two). +-%%: the spread of the threads\n"
-	printf "of that run. waits/op, wakes/op: futex calls per lock/unlock, EAGAIN: waits\n"
-	printf "that returned EAGAIN, nobody: wakes that woke nobody (per operation; \"-\":\n"
-	printf "not counted, the mutex kind waits inside the C library).\n"
+	printf "\nKops/s: lock/unlock operations per second per thread, averaged over the\n"
+	printf "threads (perf'"'"'s \"Averaged\"). Every line is one run, the run with the\n"
+	printf "median ops/s of %d runs (of an even number, the lower of the middle two).\n", runs
+	printf "+-%%: the spread of the threads of that run. waits/op, wakes/op: futex\n"
+	printf "calls per lock/unlock; EAGAIN: waits that returned EAGAIN, nobody: wakes\n"
+	printf "that woke nobody, per operation (\"-\": not counted, the mutex kind\n"
+	printf "waits inside the C library).\n"
 	for (c = 1; c <= 3; c++) {
 		k = c == 1 ? "set-wait" : c == 2 ? "mutex" : "pi"
 		printf "\n%s/wait throughput ratio (median runs):\n", k

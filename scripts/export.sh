@@ -6,9 +6,8 @@
 #
 # Versions: the files of a series as posted stay in patches/vK/NN-topic/
 # (copy the folder there when you send it), and make tree turns them into
-# the tag series/NN-topic-vK, for "git range-diff series/NN-topic-vK
-# <base>..series/NN-topic" (the cover letter's "Changes in vK+1" says it in
-# words). A series posted as v1 to vK is exported as version K+1, "[PATCH
+# the tag series/NN-topic-vK, for "git range-diff <base> series/NN-topic-vK
+# series/NN-topic" (the cover letter's "Changes in vK+1" says it in words). A series posted as v1 to vK is exported as version K+1, "[PATCH
 # vK+1 n/N]". POSTED_DIR (default: $PATCHES) is where the vK folders are
 # looked for.
 # shellcheck source=scripts/lib.sh

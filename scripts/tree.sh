@@ -3,8 +3,8 @@
 # base as one tagged commit, then every series under patches/ applied with
 # git am, one stacked branch per series (series/NN-topic), whose branch
 # description holds the cover letter; the versions posted before, in
-# patches/vK/, become the tags series/NN-topic-vK. Refuses to replace a tree that holds
-# work not exported to patches/ (FORCE=1 overrides).
+# patches/vK/, become the tags series/NN-topic-vK. Refuses to replace a
+# tree that holds work not exported to patches/ (FORCE=1 overrides).
 #
 # KERNEL_SRC=/path/to/linux uses a v7.3-based checkout instead of the
 # download: a git repository is cloned (--shared) and its commit KERNEL_REF

@@ -207,11 +207,14 @@ if [ -z "$planted_only" ] && [ ${#commits[@]} -gt 0 ]; then
 fi
 
 # Bisectability: the kernel builds at every patch, and so do the selftests
-# and perf at the patches that change them, warnings as errors. The last
-# build is the tip. A failing command here fails the step (step runs it
-# with errexit), so a failed checkout cannot pass as the previous build.
+# and perf at the patches that change them, warnings as errors. A patch
+# that changes nothing the kernel build reads (kernel_unchanged) leaves
+# the kernel of the patch before it, already built, and is not built
+# again. The last build is the tip's kernel. A failing command here fails
+# the step (step runs it with errexit), so a failed checkout cannot pass
+# as the previous build.
 build_each() {
-	local c name files
+	local c name files built='' note
 	if [ ${#commits[@]} -eq 0 ] || [ -n "$planted_only" ] || [ -n "${CHECK_TIP_ONLY:-}" ]; then
 		"$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null
 		record PASS "build: tip"
@@ -221,10 +224,14 @@ build_each() {
 		name=${c#* }
 		git -C "$src" checkout -q --detach "${c%% *}"
 		files=$(git -C "$src" diff --name-only "${c%% *}^" "${c%% *}")
-		if ! "$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null; then
+		note=''
+		if [ -n "$built" ] && kernel_unchanged <<<"$files"; then
+			note="kernel unchanged"
+		elif ! "$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null; then
 			record FAIL "build: $name" "kernel, log: $build/build.log"
 			return 1
 		fi
+		built=1
 		if grep -q '^tools/testing/selftests/futex/' <<<"$files" &&
 			! "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests; then
 			record FAIL "build: $name" "selftests"
@@ -235,7 +242,7 @@ build_each() {
 			record FAIL "build: $name" "perf"
 			return 1
 		fi
-		record PASS "build: $name"
+		record PASS "build: $name" "$note"
 	done
 }
 step "build the debug kernel at every patch" build_each

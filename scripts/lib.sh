@@ -175,3 +175,23 @@ running() {
 	done
 	return 1
 }
+
+# kernel_unchanged < FILES: true when none of the files named on stdin
+# (one per line, as git diff --name-only prints them) is read by a kernel
+# build: selftests, perf, Documentation/ and MAINTAINERS. The rest of
+# tools/ holds objtool and the headers it is built with, and
+# Documentation/Kconfig is part of the configuration. No file at all
+# counts as a change.
+kernel_unchanged() {
+	local f n=0
+	while IFS= read -r f; do
+		[ -n "$f" ] || continue
+		case $f in
+		Documentation/Kconfig) return 1 ;;
+		tools/testing/* | tools/perf/* | Documentation/* | MAINTAINERS) ;;
+		*) return 1 ;;
+		esac
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}

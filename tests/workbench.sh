@@ -553,6 +553,29 @@ t_verdict() {
 	) | grep -q -x 'PASS kernel log clean (clean)'
 }
 
+# make check builds the kernel again at every patch but those that change
+# nothing a kernel build reads (kernel_unchanged).
+t_kernel_unchanged() {
+	(
+		# shellcheck source=scripts/lib.sh
+		. "$TOP/scripts/lib.sh"
+		printf 'tools/testing/selftests/futex/functional/futex_wait.c\n' | kernel_unchanged
+		printf 'tools/perf/bench/futex-lock.c\nDocumentation/userspace-api/futex-set-wait.rst\nMAINTAINERS\n' |
+			kernel_unchanged
+		for f in kernel/futex/core.c include/uapi/linux/futex.h tools/objtool/check.c \
+			tools/include/uapi/linux/futex.h Documentation/Kconfig Makefile; do
+			if printf 'tools/testing/selftests/futex/Makefile\n%s\n' "$f" | kernel_unchanged; then
+				echo "a patch changing '$f' would not be built"
+				exit 1
+			fi
+		done
+		if printf '' | kernel_unchanged; then
+			echo "a patch changing no file would not be built"
+			exit 1
+		fi
+	)
+}
+
 # shellcheck disable=SC2016 # $ in the sed expressions is sed's
 t_planted() {
 	# run without errexit in the test, as with its old "if (set -e; ...)".
@@ -582,6 +605,9 @@ t_planted() {
 	# queue.sh trusting any DIR/.git, as it did.
 	# The verdict no longer fails a "not ok" case, nor sees lockdep.
 	plant verdict-detects scripts/verdict.sh 's/got\[desc\] = "FAIL"/got[desc] = "PASS"/'
+	# objtool's sources, or Documentation/Kconfig, taken for kernel-neutral.
+	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
+	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
 	plant verdict-detects scripts/verdict.sh "/^\t'lockdep|possible/d"
 	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }
@@ -600,6 +626,7 @@ run workbench-lock t_lock
 run stale-worktree-is-repaired t_stale_worktree
 run guest-interrupt-stops-qemu t_guest_interrupt
 run verdict-detects t_verdict
+run kernel-unchanged-is-exact t_kernel_unchanged
 run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
 if [ $((pass + fail)) -eq 0 ]; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # build-kernel.sh FLAVOUR SRC OUT: build bzImage of the kernel source SRC in
 # OUT (O=) with ccache, configured as "make tinyconfig" plus
-# configs/guest.config plus configs/FLAVOUR.config (guest, debug, bench).
-# The build log is OUT/build.log.
+# configs/guest.config plus configs/FLAVOUR.config (guest, debug, bench,
+# lockstat), or, for the bisect flavour (never booted), plus
+# configs/bisect.config alone. The build log is OUT/build.log.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -11,8 +12,11 @@ src=$(cd "${2:?}" && pwd)
 mkdir -p "${3:?}"
 out=$(cd "$3" && pwd)
 
-frags=("$TOP/configs/guest.config")
-[ "$flavour" = guest ] || frags+=("$TOP/configs/$flavour.config")
+case $flavour in
+guest) frags=("$TOP/configs/guest.config") ;;
+bisect) frags=("$TOP/configs/bisect.config") ;;
+*) frags=("$TOP/configs/guest.config" "$TOP/configs/$flavour.config") ;;
+esac
 for f in "${frags[@]}"; do
 	[ -f "$f" ] || die "no config fragment $f for flavour '$flavour'"
 done

@@ -31,6 +31,9 @@ lock_workbench
 out=$WORK/check
 src=$WORK/src-check
 build=$WORK/build-debug
+bisect=$WORK/build-bisect
+bisect_src=$WORK/src-bisect
+bisect_tools=$WORK/tools-bisect
 tools=$WORK/tools-debug
 expected=$TOP/tests/selftests.expected
 skips=$TOP/tests/selftests.skips
@@ -61,6 +64,11 @@ record_lines() {
 
 finish() {
 	local p f s
+	if [ -n "${bisect_pid:-}" ] && [ "${1:-}" = interrupted ]; then
+		kill_tree "$bisect_pid"
+	elif [ -n "${bisect_pid:-}" ]; then
+		bisect_wait
+	fi
 	p=$(grep -c '^PASS ' "$tally" 2>/dev/null || true)
 	f=$(grep -c '^FAIL ' "$tally" 2>/dev/null || true)
 	s=$(grep -c '^SKIP ' "$tally" 2>/dev/null || true)
@@ -80,6 +88,20 @@ finish() {
 	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 	[ "$f" -eq 0 ]
 	exit
+}
+# kill_tree PID: PID and every process below it (a background step: its
+# make and compilers ignore the SIGINT of a Ctrl-C, as any asynchronous
+# command of a script does).
+# Each process is stopped before its children are listed, so that none
+# escapes by being forked, or by being reparented when its parent dies.
+kill_tree() {
+	local c
+	kill -STOP "$1" 2>/dev/null || return 0
+	for c in $(pgrep -P "$1"); do
+		kill_tree "$c"
+	done
+	kill -TERM "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null || true
 }
 trap 'finish "interrupted"' INT TERM
 touch "$tally"
@@ -207,46 +229,78 @@ if [ -z "$planted_only" ] && [ ${#commits[@]} -gt 0 ]; then
 fi
 
 # Bisectability: the kernel builds at every patch, and so do the selftests
-# and perf at the patches that change them, warnings as errors. A patch
-# that changes nothing the kernel build reads (kernel_unchanged) leaves
-# the kernel of the patch before it, already built, and is not built
-# again. The last build is the tip's kernel. A failing command here fails
-# the step (step runs it with errexit), so a failed checkout cannot pass
-# as the previous build.
+# and perf at the patches that change them, warnings as errors. The
+# kernel of this step is the bisect flavour (configs/bisect.config: every
+# futex path and lock debugging on tinyconfig), which a patch to a header
+# included everywhere (restart_block.h, sched.h) rebuilds in minutes; the
+# tip is built as the debug kernel, the one the guests boot. A patch that
+# changes nothing the kernel build reads (kernel_unchanged) leaves the
+# kernel of the patch before it, already built, and is not built again.
+# A failing command here fails the step (step runs it with errexit), so a
+# failed checkout cannot pass as the previous build.
+#
+# The step runs in the background at nice 19, in a tree and build
+# directories of its own, while the debug kernel builds and boots: the
+# TCG guests leave a third of the two CPUs idle, and the guests, at nice
+# 0, lose next to nothing to it. Its output is printed, and waited for,
+# at the end.
 build_each() {
-	local c name files built='' note
-	if [ ${#commits[@]} -eq 0 ] || [ -n "$planted_only" ] || [ -n "${CHECK_TIP_ONLY:-}" ]; then
-		"$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null
-		record PASS "build: tip"
-		return 0
-	fi
-	for c in "${commits[@]}"; do
+	local c name files built='' note bcommits
+	"$TOP/scripts/queue.sh" "$bisect_src" >"$out/queue-bisect.txt"
+	mapfile -t bcommits <"$out/queue-bisect.txt"
+	for c in "${bcommits[@]}"; do
 		name=${c#* }
-		git -C "$src" checkout -q --detach "${c%% *}"
-		files=$(git -C "$src" diff --name-only "${c%% *}^" "${c%% *}")
+		git -C "$bisect_src" checkout -q --detach "${c%% *}"
+		files=$(git -C "$bisect_src" diff --name-only "${c%% *}^" "${c%% *}")
 		note=''
 		if [ -n "$built" ] && kernel_unchanged <<<"$files"; then
 			note="kernel unchanged"
-		elif ! "$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null; then
-			record FAIL "build: $name" "kernel, log: $build/build.log"
+		elif ! "$TOP/scripts/build-kernel.sh" bisect "$bisect_src" "$bisect" >/dev/null; then
+			record FAIL "build: $name" "kernel, log: $bisect/build.log"
 			return 1
 		fi
 		built=1
 		if grep -q '^tools/testing/selftests/futex/' <<<"$files" &&
-			! "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests; then
+			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" selftests; then
 			record FAIL "build: $name" "selftests"
 			return 1
 		fi
 		if grep -q -E '^tools/(perf|include)/' <<<"$files" &&
-			! "$TOP/scripts/build-tools.sh" "$src" "$tools" perf; then
+			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" perf; then
 			record FAIL "build: $name" "perf"
 			return 1
 		fi
 		record PASS "build: $name" "$note"
 	done
 }
-step "build the debug kernel at every patch" build_each
-! step_failed || finish "a patch does not build"
+bisect_pid=''
+if [ ${#commits[@]} -gt 0 ] && [ -z "$planted_only" ] && [ -z "${CHECK_TIP_ONLY:-}" ]; then
+	printf '==> build every patch (bisect kernel): in the background, reported at the end\n'
+	(
+		renice -n 19 -p "$BASHPID" >/dev/null
+		check_step "build every patch (bisect kernel)" build_each
+	) >"$out/bisect.out" 2>&1 &
+	bisect_pid=$!
+fi
+# bisect_wait: wait for the background step and print what it printed.
+bisect_wait() {
+	local rc=0
+	[ -n "$bisect_pid" ] || return 0
+	printf '==> waiting for: build every patch (bisect kernel)\n'
+	wait "$bisect_pid" || rc=$?
+	bisect_pid=''
+	sed 's/^/  /' "$out/bisect.out"
+	[ "$rc" -eq 0 ] || record FAIL "step: build every patch (bisect kernel)" "exit status $rc"
+}
+build_tip() {
+	if ! "$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null; then
+		record FAIL "build: debug kernel" "log: $build/build.log"
+		return 1
+	fi
+	record PASS "build: debug kernel"
+}
+step "build the debug kernel" build_tip
+! step_failed || finish "the debug kernel does not build"
 step "build the futex selftests" "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests
 ! step_failed || finish "the futex selftests do not build"
 kernel=$build/arch/x86/boot/bzImage

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # check.sh: "make check". Sets up the host, runs the workbench's own tests
 # and the model of the PING word protocol, applies patches/ on the base,
-# runs checkpatch --strict on every patch, builds the debug kernel at every
-# patch in order (and the selftests or perf, warnings as errors, where a
-# patch touches them), then boots the debug kernel:
+# runs checkpatch --strict on every patch, builds every patch in order as
+# the small bisect kernel (and the selftests or perf, warnings as errors,
+# where a patch touches them; in the background, reported at the end),
+# builds the tip as the debug kernel, then boots the debug kernel:
 #   - as a hung and as a panicking guest, and with planted faults (a
 #     failing and a missing selftest, a WARNING, a lockdep report), to
 #     see each detected, for its own reason;
@@ -16,9 +17,9 @@
 # Any failed or missing test case, unexplained skip, guest time-out, panic
 # or kernel report fails it. Ends with "N passed, N failed, N skipped".
 # CHECK_PLANTED_ONLY=1 (make check-planted) builds the tip only and runs
-# only the detector boots; CHECK_TIP_ONLY=1 builds the tip only and
-# runs everything else (for a quick run while developing; what CI runs
-# builds every patch).
+# only the detector boots; CHECK_TIP_ONLY=1 builds the tip only (no
+# bisect kernel) and runs everything else (for a quick run while
+# developing; what CI runs builds every patch).
 # shellcheck disable=SC2317 # functions called through step and trap
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -64,9 +65,8 @@ record_lines() {
 
 finish() {
 	local p f s
-	if [ -n "${bisect_pid:-}" ] && [ "${1:-}" = interrupted ]; then
-		kill_tree "$bisect_pid"
-	elif [ -n "${bisect_pid:-}" ]; then
+	if [ -n "${bisect_pid:-}" ]; then
+		[ "${1:-}" != interrupted ] || kill_tree "$bisect_pid"
 		bisect_wait
 	fi
 	p=$(grep -c '^PASS ' "$tally" 2>/dev/null || true)

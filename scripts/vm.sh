@@ -91,7 +91,8 @@ run_guest() {
 }
 
 # The KVM probe boots KERNEL once with KVM and a short timeout. Its answer
-# (in $a) is kept for this boot of the host (a KVM guest hangs on some hosts).
+# (in $a) is kept, with the probe's log, in $CACHE for this boot of the host
+# (a KVM guest hangs on some hosts), and so shared by every clone.
 accel() {
 	local cache=$CACHE/kvm-probe bootid
 	bootid=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
@@ -102,12 +103,12 @@ accel() {
 	if [ ! -w /dev/kvm ]; then
 		a="tcg /dev/kvm is missing or not writable"
 	else
-		run_guest "$WORK/kvm-probe.log" timeout -k 5 "${KVM_PROBE_TIMEOUT:-45}" \
+		run_guest "$CACHE/kvm-probe.log" timeout -k 5 "${KVM_PROBE_TIMEOUT:-45}" \
 			"${vng_base[@]}" --cpus 1 --exec "echo kvm-probe-ok"
-		if [ "$rc" -eq 0 ] && grep -q kvm-probe-ok "$WORK/kvm-probe.log"; then
+		if [ "$rc" -eq 0 ] && grep -q kvm-probe-ok "$CACHE/kvm-probe.log"; then
 			a="kvm a KVM guest booted in the probe"
 		else
-			a="tcg a KVM guest did not boot within ${KVM_PROBE_TIMEOUT:-45}s (log: $WORK/kvm-probe.log)"
+			a="tcg a KVM guest did not boot within ${KVM_PROBE_TIMEOUT:-45}s (log: $CACHE/kvm-probe.log)"
 		fi
 	fi
 	printf '%s\n%s\n' "$bootid" "$a" >"$cache"

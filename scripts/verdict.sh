@@ -180,3 +180,35 @@ splat_scan() {
 		printf 'PASS kernel log clean (%s)\n' "$label"
 	fi
 }
+
+# locktorture_verdict TYPE FILE...: judge the built-in locktorture of
+# TYPE from the kernel log in the FILEs: it must have started, its
+# statistics lines ("Writes:  Total: N ... Fail: F") must be at least two,
+# all with Fail: 0, and the write total must grow.
+locktorture_verdict() {
+	local type=$1 stats n first last bad
+	shift
+	if ! cat "$@" 2>/dev/null | grep -a -q -F "$type-torture:--- Start of test"; then
+		printf 'FAIL locktorture %s: did not start (no "%s-torture:--- Start of test" in the kernel log)\n' "$type" "$type"
+		return
+	fi
+	stats=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -E 'Writes: +Total: ' || true)
+	n=$(printf '%s' "$stats" | grep -c 'Total: ' || true)
+	if [ "$n" -lt 2 ]; then
+		printf 'FAIL locktorture %s: %s statistics lines\n' "$type" "$n"
+		return
+	fi
+	bad=$(printf '%s\n' "$stats" | grep -v -E 'Fail: 0( |$)' | head -n 1 || true)
+	if [ -n "$bad" ]; then
+		printf 'FAIL locktorture %s: mutual exclusion broken: %s\n' "$type" "Writes:${bad#*Writes:}"
+	else
+		printf 'PASS locktorture %s: no mutual exclusion failure in %s statistics lines\n' "$type" "$n"
+	fi
+	first=$(printf '%s\n' "$stats" | head -n 1 | sed -E 's/.*Total: +([0-9]+).*/\1/')
+	last=$(printf '%s\n' "$stats" | tail -n 1 | sed -E 's/.*Total: +([0-9]+).*/\1/')
+	if [ "${last:-0}" -gt "${first:-0}" ]; then
+		printf 'PASS locktorture %s: writes went on (%s -> %s)\n' "$type" "$first" "$last"
+	else
+		printf 'FAIL locktorture %s: writes stopped at %s\n' "$type" "${last:-none}"
+	fi
+}

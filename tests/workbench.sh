@@ -553,6 +553,31 @@ t_verdict() {
 	) | grep -q -x 'PASS kernel log clean (clean)'
 }
 
+# locktorture_verdict on kernel logs of the three kinds: clean, a lock
+# that excludes nobody, a torture that stalled or never started.
+t_locktorture_verdict() {
+	local r=$T/locktorture v
+	mkdir -p "$r"
+	local start
+	start='[ 5.0] mutex_lock-torture:--- Start of test: nwriters_stress=4'
+	printf '%s\n[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n[ 35.0] Writes:  Total: 900  Max/Min: 300/200   Fail: 0 \n' "$start" >"$r/good.txt"
+	printf '%s\n[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n[ 35.0] Writes:  Total: 900  Max/Min: 300/200   Fail: 1 !!!\n' "$start" >"$r/broken.txt"
+	printf '%s\n[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n[ 35.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n' "$start" >"$r/stalled.txt"
+	printf '[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n' >"$r/none.txt"
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		for f in good broken stalled none; do
+			locktorture_verdict mutex_lock "$r/$f.txt" | sed "s/^/$f: /"
+		done
+	)
+	printf '%s\n' "$v"
+	[ "$(grep -c '^good: PASS' <<<"$v")" -eq 2 ] && ! grep -q '^good: FAIL' <<<"$v" &&
+		grep -q '^broken: FAIL locktorture mutex_lock: mutual exclusion broken: Writes:  Total: 900' <<<"$v" &&
+		grep -q '^stalled: FAIL locktorture mutex_lock: writes stopped at 100' <<<"$v" &&
+		grep -q '^none: FAIL locktorture mutex_lock: did not start' <<<"$v"
+}
+
 # make check builds the kernel again at every patch but those that change
 # nothing a kernel build reads (kernel_unchanged).
 t_kernel_unchanged() {
@@ -609,6 +634,8 @@ t_planted() {
 	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
 	plant verdict-detects scripts/verdict.sh "/^\t'lockdep|possible/d"
+	# locktorture_verdict that no longer reads the Fail: count.
+	plant locktorture-verdict-detects scripts/verdict.sh 's/grep -v -E .Fail: 0( |\$)./grep -v -E "."/'
 	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }
 
@@ -626,6 +653,7 @@ run workbench-lock t_lock
 run stale-worktree-is-repaired t_stale_worktree
 run guest-interrupt-stops-qemu t_guest_interrupt
 run verdict-detects t_verdict
+run locktorture-verdict-detects t_locktorture_verdict
 run kernel-unchanged-is-exact t_kernel_unchanged
 run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"

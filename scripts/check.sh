@@ -331,6 +331,7 @@ guest_run() {
 # same verdict functions as the real runs must judge red, each for its
 # own reason. futex_wait_timeout runs unchanged and must stay green.
 detectors() {
+	local v
 	if "$TOP/scripts/vm.sh" -t 60 -a kmemleak=off "$kernel" "$out/vm-hang.log" -- sleep 600 \
 		2>"$out/vm-hang.err" || ! grep -q 'did not finish within 60s' "$out/vm-hang.err"; then
 		record FAIL "detector fires: hung guest"
@@ -349,11 +350,12 @@ detectors() {
 	else
 		record PASS "detector fires: guest panic"
 	fi
-	if locktorture_verdict lock_busted "$out/vm-panic.log" | grep -q '^FAIL locktorture lock_busted: mutual exclusion broken'; then
+	# In a variable: grep -q would end the pipe early (pipefail).
+	v=$(locktorture_verdict lock_busted "$out/vm-panic.log")
+	if grep -q '^FAIL locktorture lock_busted: mutual exclusion broken' <<<"$v"; then
 		record PASS "detector fires: locktorture of a broken lock"
 	else
-		record FAIL "detector fires: locktorture of a broken lock" \
-			"$(locktorture_verdict lock_busted "$out/vm-panic.log" | head -n 1)"
+		record FAIL "detector fires: locktorture of a broken lock" "$(head -n 1 <<<"$v")"
 	fi
 }
 # The planted-fault boot: the guest leaves the same evidence as a real

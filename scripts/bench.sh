@@ -6,7 +6,10 @@
 # queue), RUNS (default 5) rounds of boots of each kernel, medians, ratios
 # and ministat's verdict. bench/base.rows runs on the base kernel alone.
 # bench/NN-topic.sh, where present, adds a job of its own for the series
-# (a thread sweep, say).
+# (a thread sweep, say). bench/NN-topic.boots, where present, names more
+# boots of each kernel for that job, one per line: "VARIANT kernel
+# arguments" (sched_proxy_exec=0, say); the job runs in them too, with
+# BENCH_VARIANT=VARIANT in its environment.
 #
 # Every round also boots each kernel in a 1-vCPU TCG guest with QEMU's
 # -icount shift=0,sleep=off, where guest time counts executed instructions,
@@ -67,6 +70,7 @@ src=$WORK/src-bench
 tools=$WORK/tools-bench
 perf=$tools/perf/perf
 pathlen=$WORK/bench-bin/pathlen
+ping_bench=$tools/ping_bench
 icount="-icount shift=0,sleep=off"
 
 # Which kernels are needed: k0 is the base, kN the base plus N series.
@@ -188,6 +192,11 @@ build_pathlen() {
 step "pathlen from bench/pathlen.c" build_pathlen
 ! step_failed || die "cannot build bench/pathlen.c"
 
+# ping_bench, where the queue has it (bench/NN-topic.sh finds it beside
+# perf/): tools/testing/futex against the queue's uapi headers.
+step "ping_bench from the whole queue" "$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" ping_bench
+! step_failed || die "cannot build tools/testing/futex/ping_bench"
+
 build_k() {
 	local k=$1
 	"$TOP/scripts/queue.sh" "$src" "$k" >/dev/null &&
@@ -247,6 +256,58 @@ guest_run() { # guest_run K RUN
 		"$log" -- bash -c "${cmd[*]} true"
 }
 
+# variants: every "VARIANT kernel-arguments" line of the jobs'
+# bench/NN-topic.boots files, each variant once.
+declare -A variant_args=()
+variants=()
+for j in "${jobs[@]}"; do
+	f=$TOP/bench/${names[$j]}.boots
+	[ -f "$f" ] || continue
+	while read -r v a; do
+		case $v in '#'* | '') continue ;; esac
+		if [ -z "${variant_args[$v]+set}" ]; then
+			variants+=("$v")
+			variant_args[$v]=$a
+		fi
+	done <"$f"
+done
+
+# variant_wanted K VARIANT: kernel K has a job that runs in VARIANT.
+variant_wanted() {
+	local j n
+	for j in "${jobs[@]}"; do
+		n=${names[$j]}
+		[ -n "$(role "$1" "$j")" ] && [ -x "$TOP/bench/$n.sh" ] &&
+			grep -q "^${2}[[:space:]]" "$TOP/bench/$n.boots" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# variant_run K RUN VARIANT: one boot of kernel K with the kernel
+# arguments of VARIANT, running the job of every series that lists it.
+variant_run() {
+	local k=$1 r=$2 v=$3 j n as log cmd=() vmargs=() a
+	log=$WORK/bench-logs/k$k.$v.run$r.log
+	mkdir -p "$WORK/bench-logs"
+	for j in "${jobs[@]}"; do
+		n=${names[$j]}
+		as=$(role "$k" "$j")
+		[ -n "$as" ] || continue
+		if [ ! -x "$TOP/bench/$n.sh" ] || [ ! -f "$TOP/bench/$n.boots" ]; then
+			continue
+		fi
+		grep -q "^${v}[[:space:]]" "$TOP/bench/$n.boots" || continue
+		mkdir -p "$RESULTS/$n/raw.new"
+		cmd+=("BENCH_VARIANT=$v" "$TOP/bench/$n.sh" "$perf" "$RESULTS/$n/raw.new" "$as.$r" "&&")
+	done
+	[ ${#cmd[@]} -gt 0 ] || return 0
+	for a in ${variant_args[$v]}; do
+		vmargs+=(-a "$a")
+	done
+	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "${vmargs[@]}" \
+		"$WORK/build-bench-$k/arch/x86/boot/bzImage" "$log" -- bash -c "${cmd[*]} true"
+}
+
 # pathlen_run K RUN: PATHLEN_K runs of pathlen in one boot of kernel K in
 # the 1-vCPU instruction-clocked guest, for every series K belongs to.
 pathlen_run() {
@@ -299,6 +360,13 @@ for r in $(seq 1 "$RUNS"); do
 		bg_step "run $r/$RUNS on kernel $k (${names[$k]})" guest_run "$k" "$r"
 		! step_failed ||
 			die "benchmark run failed on kernel $k (log: $WORK/bench-logs/k$k.run$r.log)"
+		for v in "${variants[@]}"; do
+			variant_wanted "$k" "$v" || continue
+			bg_step "run $r/$RUNS on kernel $k (${names[$k]}), $v: ${variant_args[$v]}" \
+				variant_run "$k" "$r" "$v"
+			! step_failed ||
+				die "benchmark run failed on kernel $k, $v (log: $WORK/bench-logs/k$k.$v.run$r.log)"
+		done
 		# -icount needs TCG: on a host where vm.sh picks KVM there is no
 		# instruction-clocked guest.
 		if [ "$(accel)" = KVM ]; then
@@ -361,6 +429,12 @@ provenance() {
 	printf 'perf: %s, sha256 %s\n' "${perf#"$TOP"/}" "$(sha256sum <"$perf" | cut -d' ' -f1)"
 	printf 'pathlen: %s (gcc -O2 of bench/pathlen.c, %s), sha256 %s\n' "${pathlen#"$TOP"/}" \
 		"$(gcc --version | head -n 1)" "$(sha256sum <"$pathlen" | cut -d' ' -f1)"
+	[ ! -x "$ping_bench" ] ||
+		printf 'ping_bench: %s (tools/testing/futex of the whole queue), sha256 %s\n' \
+			"${ping_bench#"$TOP"/}" "$(sha256sum <"$ping_bench" | cut -d' ' -f1)"
+	[ ! -f "$TOP/bench/$n.boots" ] ||
+		printf 'more boots of each kernel (bench/%s.boots):\n%s\n' "$n" \
+			"$(grep -v '^#' "$TOP/bench/$n.boots" | sed 's/^/  /')"
 	printf 'host: %s, %s CPUs, %s RAM, Linux %s, %s\n' \
 		"$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" "$(nproc)" \
 		"$(free -g | awk '/^Mem:/ {print $2 "G"}')" "$(uname -r)" \
@@ -387,6 +461,7 @@ stage() {
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-table.sh" "$n"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-pathlen-table.sh" "$n"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-lock-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-ping-table.sh" "$n"
 	} >"$st/table.txt"
 }
 for n in "${dirs[@]}"; do
@@ -397,7 +472,7 @@ done
 # The files a run writes, removed from results/NN-topic before the new
 # ones move in (a run without a lock sweep leaves no old lock.png).
 managed=(raw table.txt values.tsv ministat.txt pathlen.tsv pathlen-ministat.txt provenance.txt
-	lock.png lock-median.dat)
+	lock.png lock-median.dat ping.tsv ping-ministat.txt ping-cdf.png ping-cdf.dat)
 commit_results() {
 	local n=$1 f
 	for f in "${managed[@]}"; do

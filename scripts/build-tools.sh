@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# build-tools.sh SRC OUT [selftests] [perf]: install SRC's uapi headers into
-# OUT/usr/include and build, against them, the futex selftests (installed in
-# OUT/kselftest) and a minimal perf (OUT/perf/perf). With no target named,
-# builds both. New FUTEX_* constants thus come from the tree, not from the
+# build-tools.sh SRC OUT [selftests] [perf] [ping_bench]: install SRC's uapi
+# headers into OUT/usr/include and build, against them, the futex selftests
+# (installed in OUT/kselftest), a minimal perf (OUT/perf/perf) and, where
+# SRC has it, tools/testing/futex/ping_bench (OUT/ping_bench). With no
+# target named, builds the selftests and perf. New FUTEX_* constants thus come from the tree, not from the
 # host's linux-libc-dev.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-src=$(cd "${1:?usage: build-tools.sh SRC OUT [selftests] [perf]}" && pwd)
+src=$(cd "${1:?usage: build-tools.sh SRC OUT [selftests] [perf] [ping_bench]}" && pwd)
 mkdir -p "${2:?}"
 out=$(cd "$2" && pwd)
 shift 2
@@ -59,6 +60,17 @@ for t in "${targets[@]}"; do
 			NO_JVMTI=1 NO_SHELLCHECK=1 NO_RUST=1 NO_LIBTRACEFS=1 NO_LIBDW_DWARF_UNWIND=1 \
 			perf ||
 			die "perf does not build (log: $out/perf.log)"
+		;;
+	ping_bench)
+		# tools/testing/futex/ping_bench, where the tree has it, into
+		# OUT/ping_bench; its Makefile builds in the source tree.
+		rm -f "$out/ping_bench"
+		[ -f "$src/tools/testing/futex/Makefile" ] || continue
+		logged "$out/ping_bench.log" make -C "$src/tools/testing/futex" clean all \
+			CC="ccache gcc" \
+			CFLAGS="-g -O2 -Wall -Wextra -Werror -isystem $hdr -D_GNU_SOURCE" ||
+			die "ping_bench does not build (log: $out/ping_bench.log)"
+		cp "$src/tools/testing/futex/ping_bench" "$out/ping_bench"
 		;;
 	*) die "unknown target $t" ;;
 	esac

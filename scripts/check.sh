@@ -266,6 +266,11 @@ build_each() {
 			record FAIL "build: $name" "selftests"
 			return 1
 		fi
+		if grep -q '^tools/testing/futex/' <<<"$files" &&
+			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" ping_bench; then
+			record FAIL "build: $name" "ping_bench"
+			return 1
+		fi
 		if grep -q -E '^tools/(perf|include)/' <<<"$files" &&
 			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" perf; then
 			record FAIL "build: $name" "perf"
@@ -302,7 +307,7 @@ build_tip() {
 }
 step "build the debug kernel" build_tip
 ! step_failed || finish "the debug kernel does not build"
-step "build the futex selftests" "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests
+step "build the futex selftests and ping_bench" "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests ping_bench
 ! step_failed || finish "the futex selftests do not build"
 kernel=$build/arch/x86/boot/bzImage
 tdir=$tools/kselftest/futex/functional
@@ -399,11 +404,17 @@ selftests() {
 		allowed=$out/selftests-pe0.skips
 		cat "$skips" "$TOP/tests/selftests-pe0.skips" >"$allowed"
 	fi
+	# With Proxy Execution, a smoke run of ping_bench follows the tests.
+	local cmd
+	cmd=$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir" "$res")
+	[ "$pe" = 0 ] || [ ! -x "$tools/ping_bench" ] ||
+		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-ping-bench.sh" "$tools/ping_bench" "$res")"
 	guest_run "selftests, sched_proxy_exec=$pe" "$log" -t "${SELFTEST_TIMEOUT:-1200}" \
 		-a "sched_proxy_exec=$pe" -a panic_on_warn=1 -a kmemleak=off "$kernel" "$log" -- \
-		"$TOP/tests/guest-selftests.sh" "$tdir" "$res"
+		bash -c "$cmd"
 	{
 		selftest_verdict "$res" "$expected" "$allowed"
+		[ "$pe" = 0 ] || [ ! -x "$tools/ping_bench" ] || ping_bench_verdict "$res/ping_bench.log"
 		splat_scan "sched_proxy_exec=$pe" "$log" "$res/dmesg.txt"
 	} | record_lines " (sched_proxy_exec=$pe)"
 }

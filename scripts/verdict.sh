@@ -212,3 +212,35 @@ locktorture_verdict() {
 		printf 'FAIL locktorture %s: writes stopped at %s\n' "$type" "${last:-none}"
 	fi
 }
+
+# ping_bench_verdict LOG: the smoke runs of tests/guest-ping-bench.sh. A
+# run passes if ping_bench exited 0 and its summary says the protected
+# counter is exact ("counter N of N: ok"); an uncontended run (-t 1) of a
+# kind with the owner's TID in the word must also have made no call into
+# the kernel ("0 in the kernel; unlocks in the kernel: 0").
+ping_bench_verdict() {
+	local log=$1
+	if [ ! -s "$log" ]; then
+		printf 'FAIL ping_bench smoke: no log %s\n' "$log"
+		return
+	fi
+	awk '
+	function judge() {
+		if (args == "") return
+		why = ""
+		if (rc != "0") why = "exit status " (rc == "" ? "missing" : rc)
+		else if (!ok) why = "counter not exact or no summary"
+		else if (args ~ /-t 1 / && args ~ /-f [nNp] / && !nosys) why = "calls into the kernel uncontended"
+		shown = args; sub(/ $/, "", shown)
+		if (why == "") printf "PASS ping_bench %s\n", shown
+		else printf "FAIL ping_bench %s: %s\n", shown, why
+		runs++
+	}
+	/^== / { judge(); args = substr($0, 4) " "; rc = ""; ok = 0; nosys = 0; next }
+	/^exit / { rc = $2 }
+	/^ping_bench: kind .*, counter [0-9]+ of [0-9]+: ok$/ {
+		split($0, a, "counter "); split(a[2], b, "[ :]+"); if (b[1] == b[3]) ok = 1
+	}
+	/ 0 in the kernel; unlocks in the kernel: 0$/ { nosys = 1 }
+	END { judge(); if (!runs) print "FAIL ping_bench smoke: no runs in the log" }' "$log"
+}

@@ -1,0 +1,175 @@
+#!/bin/bash
+# Extra "make bench" job of series 06, run in the guest, in every boot of
+# the parent (series 05: PING futexes without spinning) and the patched
+# kernel (series 06: spinning), once with sched_proxy_exec=1 and once with
+# =0 (bench/06-futex-ping-spin.boots):
+#
+# - ping_bench (tools/testing/futex) with the two workloads of the
+#   FUTEX_*_PING RFC, for PING (n), PING with the user space steal (N), PI
+#   (p) and pthread_mutex_t (m): every sample (ns) to
+#   OUT/pb.VARIANT.TAG.WORKLOAD.KIND.txt, the summary lines to
+#   OUT/pb-summary.VARIANT.TAG.txt. The kinds run in an order rotated from
+#   boot to boot. The RFC ran 10000 acquisitions per thread; here PB_N
+#   (default 2000), so that a round of boots fits make bench (a fair
+#   run of 10000 takes about 40 s per kind in a 2-vCPU TCG guest).
+# - with sched_proxy_exec=1 only, on the patched kernel only: how the PING
+#   locks were taken, from the futex:futex_ping_lock and
+#   futex:futex_ping_unlock trace events, in a run of its own of each
+#   workload for n and N, counted with histogram triggers
+#   (OUT/how.TAG.WORKLOAD.KIND.txt: "lock HOW COUNT",
+#   "unlock HOW COUNT" and ping_bench's own counts of user space
+#   acquisitions); and the "perf bench futex lock" sweep of wait, set-wait,
+#   pi and ping (OUT/lock.patched.R.txt, rows as bench/02-futex-set-wait.sh
+#   writes them, read by scripts/bench-lock-table.sh), with the handoffs,
+#   wakeups and steals of the ping rows counted in separate runs
+#   (OUT/lockhow.patched.R.txt).
+#
+# Usage: 06-futex-ping-spin.sh PERF OUT TAG (TAG: parent.R or patched.R);
+# BENCH_VARIANT: pe1 or pe0 (the boot's sched_proxy_exec).
+set -u
+perf=${1:?} out=${2:?} tag=${3:?}
+variant=${BENCH_VARIANT:-pe1}
+pb=$(dirname "$perf")/../ping_bench
+r=${tag#*.}
+n=${PB_N:-2000}
+runtime=${LOCK_RUNTIME:-2}
+tracing=/sys/kernel/tracing
+
+case "$(cat /proc/cmdline)" in
+*sched_proxy_exec=0*) [ "$variant" = pe0 ] ;;
+*) [ "$variant" = pe1 ] ;;
+esac || {
+	echo "06-futex-ping-spin: variant $variant does not match the boot: $(cat /proc/cmdline)"
+	exit 1
+}
+[ -x "$pb" ] || {
+	echo "06-futex-ping-spin: no ping_bench at $pb"
+	exit 1
+}
+
+declare -A args=(
+	[fair]="-a -w 50000 -s 1000 -t 16"
+	[rt]="-t 8 -b 16 -r 1 -p -w 10000 -S 500"
+)
+all=(n N p m)
+kinds=()
+for i in 0 1 2 3; do kinds+=("${all[$(((i + r) % 4))]}"); done
+
+echo "06-futex-ping-spin: $variant $tag, ping_bench -n $n, kinds in the order ${kinds[*]}"
+summary=$out/pb-summary.$variant.$tag.txt
+echo "# ping_bench -n $n" >"$summary"
+for wl in fair rt; do
+	for k in "${kinds[@]}"; do
+		f=$out/pb.$variant.$tag.$wl.$k.txt
+		# shellcheck disable=SC2086 # the arguments are words
+		if ! "$pb" -f "$k" ${args[$wl]} -n "$n" >"$f" 2>"$f.err"; then
+			echo "ping_bench -f $k ${args[$wl]} -n $n failed:"
+			cat "$f.err"
+			exit 1
+		fi
+		sed "s/^/$wl /" "$f.err" >>"$summary"
+		rm -f "$f.err"
+	done
+done
+cat "$summary"
+
+[ "$variant" = pe1 ] || exit 0
+case $tag in patched.*) ;; *) exit 0 ;; esac
+
+# How the PING locks were taken: the trace events, counted by how with
+# histogram triggers (in the kernel, no buffer to overflow), in runs of
+# their own apart from the timed ones.
+[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" || exit 1
+ev=$tracing/events/futex
+[ -d "$ev/futex_ping_lock" ] || {
+	echo "06-futex-ping-spin: no futex trace events in $tracing"
+	exit 1
+}
+lock_how=(free spin woken handoff owner_died)
+unlock_how=(free wake wake_donor handoff handoff_donor)
+# counted CMD...: run CMD with both events counted; prints "lock HOW N"
+# and "unlock HOW N" lines for every how seen.
+counted() {
+	local e rc=0
+	for e in lock unlock; do
+		echo 'hist:keys=how:vals=hitcount' >"$ev/futex_ping_$e/trigger" || return 1
+	done
+	"$@" || rc=$?
+	for e in lock unlock; do
+		awk -v e="$e" -v names="$(if [ $e = lock ]; then echo "${lock_how[*]}"; else echo "${unlock_how[*]}"; fi)" '
+		BEGIN { split(names, name, " ") }
+		/^\{ how: / { how = $3; sub(/}/, "", how); n = $NF; print e, name[how + 1], n }' \
+			"$ev/futex_ping_$e/hist"
+		echo '!hist:keys=how:vals=hitcount' >"$ev/futex_ping_$e/trigger"
+	done
+	return "$rc"
+}
+for wl in fair rt; do
+	for k in n N; do
+		f=$out/how.$tag.$wl.$k.txt
+		# shellcheck disable=SC2086
+		counted "$pb" -q -f "$k" ${args[$wl]} -n "$n" >"$f" 2>"$f.err" || {
+			cat "$f.err"
+			exit 1
+		}
+		sed -n 's/^ping_bench: kind .: locks: \([0-9]*\) fast path, \([0-9]*\) user space steals, \([0-9]*\) in the kernel; unlocks in the kernel: \([0-9]*\)$/user fast \1\nuser steal \2\nuser kernel-locks \3\nuser kernel-unlocks \4/p' "$f.err" >>"$f"
+		rm -f "$f.err"
+		echo "how $wl $k: $(tr '\n' ';' <"$f")"
+	done
+done
+
+# The lock sweep, kinds rotated from boot to boot; each row a perf process
+# of its own, as in bench/02-futex-set-wait.sh.
+sweep=(wait set-wait pi ping)
+lk=()
+for i in 0 1 2 3; do lk+=("${sweep[$(((i + r) % 4))]}"); done
+row=$(mktemp)
+trap 'rm -f "$row"' EXIT
+for t in 1 2 4 8 16; do
+	for k in "${lk[@]}"; do
+		"$perf" bench futex lock -s -m -k "$k" -t "$t" -r "$runtime" >"$row" 2>&1 || {
+			cat "$row"
+			exit 1
+		}
+		cat "$row"
+		awk -v k="$k" -v t="$t" '
+		/^Averaged/ { ops = $2; sd = $5; gsub(/[^0-9.]/, "", sd) }
+		/^Futex calls per operation:/ {
+			w = $5; e = $7; sub(/^\(/, "", e); wk = $10; n = "-"
+			if (match($0, /\(([0-9.]+) woke nobody\)/)) {
+				n = substr($0, RSTART + 1); sub(/ .*/, "", n)
+			}
+		}
+		/^CPU time:/ { c = $7; sub(/^\(/, "", c) }
+		END {
+			if (ops == "") { print "no Averaged line from perf bench futex lock" > "/dev/stderr"; exit 1 }
+			print "row", k, t, ops, sd, w, e, wk, n, c
+		}' "$row" || exit 1
+	done
+done >"$out/lock.$tag.txt" 2>&1 || {
+	tail -n 20 "$out/lock.$tag.txt"
+	exit 1
+}
+
+# Handoffs, wakeups and steals of the ping rows, in runs of their own:
+# the trace events counted by how, perf bench counting the user space
+# steals. "lockhow THREADS OPS/S STEALS/S then per second: lock by way
+# (free spin woken handoff) and unlock by way (wake handoff)".
+for t in 2 4 8 16; do
+	counted "$perf" bench futex lock -s -m -k ping -t "$t" -r "$runtime" >"$row" 2>&1 || {
+		cat "$row"
+		exit 1
+	}
+	awk -v t="$t" '
+	/^Averaged/ { ops = $2; secs = $NF }
+	/^Steals in user space:/ { steals = $(NF - 2) }
+	$1 == "lock" || $1 == "unlock" { c[$1, $2] = $3 }
+	END {
+		if (secs <= 0) { print "lockhow: no Averaged line" > "/dev/stderr"; exit 1 }
+		printf "lockhow %s %s %.0f", t, ops, steals
+		split("free spin woken handoff", l, " ")
+		for (i = 1; i <= 4; i++) printf " %.0f", c["lock", l[i]] / secs
+		printf " %.0f %.0f\n", c["unlock", "wake"] / secs, c["unlock", "handoff"] / secs
+	}' "$row" || exit 1
+done >"$out/lockhow.$tag.txt"
+cat "$out/lockhow.$tag.txt"

@@ -85,10 +85,9 @@ ev=$tracing/events/futex
 	echo "06-futex-ping-spin: no futex trace events in $tracing"
 	exit 1
 }
-lock_how=(free spin woken handoff owner_died)
-unlock_how=(free wake wake_donor handoff handoff_donor)
 # counted CMD...: run CMD with both events counted; prints "lock HOW N"
-# and "unlock HOW N" lines for every how seen.
+# and "unlock HOW N" lines for every how seen, HOW by the name that the
+# event's print format gives the number (__print_symbolic's table).
 counted() {
 	local e rc=0
 	for e in lock unlock; do
@@ -96,10 +95,20 @@ counted() {
 	done
 	"$@" || rc=$?
 	for e in lock unlock; do
-		awk -v e="$e" -v names="$(if [ $e = lock ]; then echo "${lock_how[*]}"; else echo "${unlock_how[*]}"; fi)" '
-		BEGIN { split(names, name, " ") }
-		/^\{ how: / { how = $3; sub(/}/, "", how); n = $NF; print e, name[how + 1], n }' \
-			"$ev/futex_ping_$e/hist"
+		awk -v e="$e" '
+		FNR == NR {
+			s = $0
+			while (match(s, /\{ *[0-9]+, *"[a-z_]+" *\}/)) {
+				pair = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+				gsub(/[{}" ]/, "", pair); split(pair, kv, ",")
+				name[kv[1]] = kv[2]
+			}
+			next
+		}
+		/^\{ how: / {
+			how = $3; sub(/}/, "", how)
+			print e, (how in name ? name[how] : "how" how), $NF
+		}' "$ev/futex_ping_$e/format" "$ev/futex_ping_$e/hist"
 		echo '!hist:keys=how:vals=hitcount' >"$ev/futex_ping_$e/trigger"
 	done
 	return "$rc"

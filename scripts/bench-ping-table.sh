@@ -89,14 +89,14 @@ cell() {
 }
 
 printf '\nGoals (patched kernel): ratios of the pooled values; ministat 95%%: on the per-boot medians\n'
-printf '%-5s %-28s %7s %7s %7s  %s\n' proxy comparison median p99 max "ministat 95% (median)"
+printf '%-5s %-44s %7s %7s %7s  %s\n' proxy "comparison (goal)" median p99 max "ministat 95% (median)"
 : >"$out/ping-ministat.txt"
 for v in pe1 pe0; do
 	for c in "fair n p <= 0.5, p99 and max <= 1" "fair N p <= 0.5, p99 and max <= 1" \
 		"rt n p <= 1.2" "rt N p <= 1.2" "rt n m far below 1"; do
 		read -r wl a b goal <<<"$c"
 		[ "$(cell "$v" patched "$wl" "$a" 5)" != - ] || continue
-		printf '%-5s %-28s %7s %7s %7s  %s\n' "$v" "$wl ${kind_name[$a]}/${kind_name[$b]} ($goal)" \
+		printf '%-5s %-44s %7s %7s %7s  %s\n' "$v" "$wl ${kind_name[$a]}/${kind_name[$b]} ($goal)" \
 			"$(ratio "$(cell "$v" patched "$wl" "$a" 6)" "$(cell "$v" patched "$wl" "$b" 6)")" \
 			"$(ratio "$(cell "$v" patched "$wl" "$a" 7)" "$(cell "$v" patched "$wl" "$b" 7)")" \
 			"$(ratio "$(cell "$v" patched "$wl" "$a" 8)" "$(cell "$v" patched "$wl" "$b" 8)")" \
@@ -128,7 +128,13 @@ for v in pe1 pe0; do
 			if [ ! -s "$x" ] || [ ! -s "$p" ] || [ ! -s "$m" ]; then continue; fi
 			printf '\n%s, sched_proxy_exec=%s, %s (x), PI (+), pthread_mutex_t (*), ns:\n' \
 				"${wl_name[$wl]}" "${v#pe}" "${kind_name[$kind]}"
-			ministat -A "$x" "$p" "$m" | sed -e "s|$tmp/||"
+			# Named for ministat's legend.
+			d=$tmp/ministat.$v.$wl.$kind
+			mkdir -p "$d"
+			ln -sf "$x" "$d/${kind_name[$kind]}"
+			ln -sf "$p" "$d/PI"
+			ln -sf "$m" "$d/pthread_mutex_t"
+			(cd "$d" && ministat -A "${kind_name[$kind]}" PI pthread_mutex_t)
 		done
 	done
 done >>"$out/ping-ministat.txt"
@@ -203,6 +209,7 @@ if command -v gnuplot >/dev/null; then
 	plots=()
 	for v in pe1 pe0; do
 		for wl in fair rt; do
+			grep -q "^$v $wl " "$dat" || continue
 			p=""
 			for kind in n N p m; do
 				p="$p${p:+, }'$dat' using (strcol(1) eq '$v' && strcol(2) eq '$wl' && strcol(3) eq '$kind' ? \$4 : 1/0):5 with lines title '${kind_name[$kind]}'"
@@ -211,18 +218,16 @@ if command -v gnuplot >/dev/null; then
 		done
 	done
 	gnuplot <<-EOF 2>"$WORK/gnuplot-ping.log" || warn "gnuplot failed (log: $WORK/gnuplot-ping.log)"
-		set terminal pngcairo size 1200,900
+		set terminal pngcairo size 1200,$((450 * ((${#plots[@]} + 1) / 2)))
+		set termoption noenhanced
 		set output '$out/ping-cdf.png'
-		set multiplot layout 2,2
+		set multiplot layout $(((${#plots[@]} + 1) / 2)),2
 		set logscale x 10
 		set xlabel 'acquisition latency (us)'
 		set ylabel 'share of acquisitions'
 		set key bottom right
 		set grid
-		${plots[0]}
-		${plots[1]}
-		${plots[2]}
-		${plots[3]}
+		$(printf '%s\n' "${plots[@]}")
 		unset multiplot
 	EOF
 	printf '\nplot: %s\n' "${RESULTS#"$TOP"/}/$name/ping-cdf.png"

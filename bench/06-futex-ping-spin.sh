@@ -141,19 +141,7 @@ for t in 1 2 4 8 16; do
 			exit 1
 		}
 		cat "$row"
-		awk -v k="$k" -v t="$t" '
-		/^Averaged/ { ops = $2; sd = $5; gsub(/[^0-9.]/, "", sd) }
-		/^Futex calls per operation:/ {
-			w = $5; e = $7; sub(/^\(/, "", e); wk = $10; n = "-"
-			if (match($0, /\(([0-9.]+) woke nobody\)/)) {
-				n = substr($0, RSTART + 1); sub(/ .*/, "", n)
-			}
-		}
-		/^CPU time:/ { c = $7; sub(/^\(/, "", c) }
-		END {
-			if (ops == "") { print "no Averaged line from perf bench futex lock" > "/dev/stderr"; exit 1 }
-			print "row", k, t, ops, sd, w, e, wk, n, c
-		}' "$row" || exit 1
+		awk -v k="$k" -v t="$t" -f "$(dirname "$0")/lock-row.awk" "$row" || exit 1
 	done
 done >"$out/lock.$tag.txt" 2>&1 || {
 	tail -n 20 "$out/lock.$tag.txt"

@@ -1,6 +1,6 @@
 # The futex patch queue workbench. "make check" tests the queue, "make
 # bench" measures it; the other targets are the steps they are made of.
-.PHONY: check check-planted model bench setup tree export shellcheck
+.PHONY: check check-planted check-arm64 lava lava-run model bench setup tree export shellcheck
 
 check:
 	@scripts/check.sh
@@ -9,12 +9,26 @@ check:
 check-planted:
 	@CHECK_PLANTED_ONLY=1 scripts/check.sh
 
+# Only the arm64 part of make check: the tip cross-built, booted in an
+# emulated arm64 guest, the futex selftests and ping_bench there.
+check-arm64:
+	@CHECK_ARM64_ONLY=1 scripts/check.sh
+
 # The SPIN model of the PING futex word protocol (models/).
 model:
 	@scripts/model.sh
 
 bench:
 	@scripts/bench.sh
+
+# LAVA jobs for labs (lava/): kernels, ramdisks and four job definitions
+# in work/lava/, checked against lava-common's schema.
+lava:
+	@scripts/lava.sh jobs
+
+# The x86_64 debug job of make lava, run here under lava-run.
+lava-run:
+	@scripts/lava.sh run
 
 setup:
 	@scripts/setup.sh
@@ -26,4 +40,4 @@ export:
 	@scripts/export.sh
 
 shellcheck:
-	@shellcheck -x scripts/*.sh tests/*.sh .ci/run
+	@shellcheck -x scripts/*.sh tests/*.sh lava/*.sh .ci/run

@@ -405,7 +405,7 @@ provenance() {
 			kk=($((j - 1)) "$j")
 		fi
 	done
-	printf 'kernels (bench flavour, configs/guest.config + configs/bench.config):\n'
+	printf 'kernels (bench flavour, configs/guest.config + configs/guest-x86_64.config + configs/bench.config):\n'
 	for k in "${kk[@]}"; do
 		if [ "$n" = base ]; then s=base; else s=$(role "$k" "$jj"); fi
 		printf '  %-7s k%s = base + %s series (%s): .config sha256 %s, bzImage sha256 %s\n' "$s" "$k" "$k" \
@@ -413,7 +413,7 @@ provenance() {
 			"$(sha256sum <"$WORK/build-bench-$k/arch/x86/boot/bzImage" | cut -d' ' -f1)"
 	done
 	if wants_lockstat "$n"; then
-		printf 'lock statistics kernels (configs/guest.config + configs/lockstat.config):\n'
+		printf 'lock statistics kernels (configs/guest.config + configs/guest-x86_64.config + configs/lockstat.config):\n'
 		for k in "${kk[@]}"; do
 			printf '  %-7s k%s: .config sha256 %s, bzImage sha256 %s\n' "$(role "$k" "$jj")" "$k" \
 				"$(sha256sum <"$WORK/build-lockstat-$k/.config" | cut -d' ' -f1)" \

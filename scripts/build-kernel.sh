@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# build-kernel.sh FLAVOUR SRC OUT: build bzImage of the kernel source SRC in
-# OUT (O=) with ccache, configured as "make tinyconfig" plus
-# configs/guest.config plus configs/FLAVOUR.config (guest, debug, bench,
-# lockstat), or, for the bisect flavour (never booted), plus
-# configs/bisect.config alone. The build log is OUT/build.log.
+# build-kernel.sh FLAVOUR SRC OUT: build the kernel source SRC in OUT (O=)
+# with ccache, configured as "make tinyconfig" plus configs/guest.config
+# plus configs/FLAVOUR.config (guest, debug, bench, lockstat), each
+# followed by its architecture's part where there is one
+# (configs/guest-ARCH.config, configs/FLAVOUR-ARCH.config), or, for the
+# bisect flavour (never booted), plus configs/bisect.config alone. ARCH
+# is x86_64 (bzImage) or arm64 (Image, with Debian's
+# gcc-aarch64-linux-gnu). Prints the image's path; the build log is
+# OUT/build.log.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -12,13 +16,23 @@ src=$(cd "${2:?}" && pwd)
 mkdir -p "${3:?}"
 out=$(cd "$3" && pwd)
 
-case $flavour in
-guest) frags=("$TOP/configs/guest.config") ;;
-bisect) frags=("$TOP/configs/bisect.config") ;;
-*) frags=("$TOP/configs/guest.config" "$TOP/configs/$flavour.config") ;;
+arch=${ARCH:-x86_64}
+[ "$arch" != x86 ] || arch=x86_64
+case $arch in
+x86_64 | x86) karch=x86 cross='' image=arch/x86/boot/bzImage ;;
+arm64) karch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
+*) die "ARCH=$arch: x86_64 or arm64" ;;
 esac
-for f in "${frags[@]}"; do
-	[ -f "$f" ] || die "no config fragment $f for flavour '$flavour'"
+case $flavour in
+guest) names=(guest) ;;
+bisect) names=(bisect) ;;
+*) names=(guest "$flavour") ;;
+esac
+frags=()
+for n in "${names[@]}"; do
+	[ -f "$TOP/configs/$n.config" ] || die "no config fragment configs/$n.config for flavour '$flavour'"
+	frags+=("$TOP/configs/$n.config")
+	[ ! -f "$TOP/configs/$n-$arch.config" ] || frags+=("$TOP/configs/$n-$arch.config")
 done
 
 command -v ccache >/dev/null || die "ccache is not installed (make setup)"
@@ -27,7 +41,9 @@ command -v ccache >/dev/null || die "ccache is not installed (make setup)"
 export CCACHE_BASEDIR=$WORK CCACHE_NOHASHDIR=1 CCACHE_COMPILERCHECK=content
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 export KBUILD_BUILD_TIMESTAMP="2026-11-15" KBUILD_BUILD_USER=futex KBUILD_BUILD_HOST=workbench
-kmake=(make -C "$src" O="$out" -j"$(jobs_n)" CC="ccache gcc" HOSTCC="ccache gcc")
+command -v "${cross}gcc" >/dev/null || die "${cross}gcc is not installed (make setup)"
+kmake=(make -C "$src" O="$out" -j"$(jobs_n)" ARCH="$karch" CROSS_COMPILE="$cross"
+	CC="ccache ${cross}gcc" HOSTCC="ccache gcc")
 
 # Reconfigure when a fragment changed since the last configuration.
 stamp=$out/.config-stamp
@@ -56,5 +72,5 @@ bad=$(grep -h -E '^CONFIG_[A-Z0-9_]+=' "${frags[@]}" | sort -u | while IFS= read
 done || true)
 [ -z "$bad" ] || die "config options not set as requested in $out/.config: $bad"
 
-logged "$out/build.log" "${kmake[@]}" bzImage || die "kernel build failed in $out (log: $out/build.log)"
-printf '%s\n' "$out/arch/x86/boot/bzImage"
+logged "$out/build.log" "${kmake[@]}" "${image##*/}" || die "kernel build failed in $out (log: $out/build.log)"
+printf '%s\n' "$out/$image"

@@ -10,10 +10,17 @@
 #     see each detected, for its own reason;
 #   - with panic_on_warn=1 for every futex selftest, once with
 #     sched_proxy_exec=1 and once with =0, judged from their KTAP output
-#     against tests/selftests.expected and tests/selftests.skips;
+#     against tests/selftests.expected and tests/selftests.skips; the
+#     first boot also runs ping_bench and the i386 build of the
+#     selftests (the compat entry);
 #   - with 20 vCPUs for futex_priv_hash, which needs more than 16 CPUs;
 #   - with fail_futex injecting faults under futex stress programs, which
-#     may fail, while the kernel must not warn, leak or hang.
+#     may fail, while the kernel must not warn, leak or hang;
+#   - under lava-run, as the x86_64 debug job of lava/ (every LAVA job is
+#     first checked against lava-common's schema);
+#   - cross-built for arm64 and booted in an emulated arm64 machine for
+#     the futex selftests and ping_bench (CHECK_ARM64_ONLY=1, make
+#     check-arm64, runs only that).
 # Any failed or missing test case, unexplained skip, guest time-out, panic
 # or kernel report fails it. Ends with "N passed, N failed, N skipped".
 # CHECK_PLANTED_ONLY=1 (make check-planted) builds the tip only and runs
@@ -115,6 +122,24 @@ check_step() {
 	fi
 }
 
+# kmemleak is built in but switched off at boot (kmemleak=off) except in
+# the fault-injection boot: its tracking and its scans of guest memory
+# slow a TCG guest down by minutes.
+# guest_run NAME LOG VM_ARGS... -- CMD...: boot the debug kernel and run
+# CMD; a time-out, a panic or a guest that ends early is a failure, named
+# with vm.sh's one-line reason.
+guest_run() {
+	local name=$1 log=$2 rc=0
+	shift 2
+	"$TOP/scripts/vm.sh" "$@" >"$log.out" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		record FAIL "guest run: $name" "$(grep -m 1 '^ERROR' "$log.out" || echo "vm.sh exit $rc")"
+		tail -n 5 "$log.out" >&2
+		return 0
+	fi
+	record PASS "guest run: $name"
+}
+
 step "host set-up" "$TOP/scripts/setup.sh"
 ! step_failed || finish "host set-up failed"
 
@@ -137,7 +162,7 @@ model() {
 		record FAIL "model" "exit status $rc, log: $out/model.log"
 	fi
 }
-if [ -z "$planted_only" ]; then
+if [ -z "$planted_only" ] && [ -z "${CHECK_ARM64_ONLY:-}" ]; then
 	check_step "workbench tests" workbench
 	if [ -x "$TOP/scripts/model.sh" ]; then
 		check_step "model of the PING word protocol" model
@@ -151,6 +176,49 @@ step "apply patches/ on the base" apply_queue
 ! step_failed || finish "patches/ do not apply on $BASE_TAG"
 mapfile -t commits <"$out/queue.txt"
 printf '  %d patches\n' "${#commits[@]}"
+
+# arm64: the tip cross-built as the debug kernel (Debian's
+# gcc-aarch64-linux-gnu; configs/debug-arm64.config in place of the x86
+# part: no KASAN), booted in an emulated arm64 machine (virtme-ng,
+# qemu-system-aarch64 -M virt -cpu cortex-a57, TCG) on a Debian arm64
+# root (scripts/arm64-root.sh), runs every futex selftest and the
+# ping_bench smoke run, judged as on x86_64. cortex-a57 has no LSE
+# atomics, so the kernel's futex cmpxchg is the LL/SC loop, whose
+# -EAGAIN x86 never returns. TCG runs the guest's CPUs one instruction
+# block at a time with sequentially consistent host atomics: it does
+# not reorder memory as arm64 hardware may, so a missing barrier passes
+# here (README).
+arm64_tests() {
+	local kbuild=$WORK/build-arm64-debug atools=$WORK/tools-arm64 log=$out/arm64.log
+	local res=$WORK/guest/check-arm64 cmd
+	if ! ARCH=arm64 "$TOP/scripts/build-kernel.sh" debug "$src" "$kbuild" >/dev/null; then
+		record FAIL "build: arm64 debug kernel" "log: $kbuild/build.log"
+		return 1
+	fi
+	record PASS "build: arm64 debug kernel"
+	if ! ARCH=arm64 "$TOP/scripts/build-tools.sh" "$src" "$atools" selftests ping_bench; then
+		record FAIL "build: arm64 futex selftests and ping_bench"
+		return 1
+	fi
+	record PASS "build: arm64 futex selftests and ping_bench"
+	rm -rf "$res"
+	cmd=$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$atools/kselftest/futex/functional" "$res")
+	[ ! -x "$atools/ping_bench" ] ||
+		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-ping-bench.sh" "$atools/ping_bench" "$res")"
+	ARCH=arm64 guest_run "arm64 selftests, sched_proxy_exec=1" "$log" -t "${SELFTEST_TIMEOUT:-1200}" \
+		-r "$TOP/tests" -r "$atools" -a sched_proxy_exec=1 -a panic_on_warn=1 -a kmemleak=off \
+		"$kbuild/arch/arm64/boot/Image" "$log" -- bash -c "$cmd"
+	cat "$skips" "$TOP/tests/selftests-arm64.skips" >"$out/selftests-arm64.skips"
+	{
+		selftest_verdict "$res" "$expected" "$out/selftests-arm64.skips"
+		[ ! -x "$atools/ping_bench" ] || ping_bench_verdict "$res/ping_bench.log"
+		splat_scan "arm64" "$log" "$res/dmesg.txt"
+	} | record_lines " (arm64)"
+}
+if [ -n "${CHECK_ARM64_ONLY:-}" ]; then
+	check_step "arm64: cross-build, emulated guest, futex selftests" arm64_tests
+	finish
+fi
 
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every new
 # file; instead, every file a patch adds must have a maintainer entry.
@@ -307,29 +375,14 @@ build_tip() {
 }
 step "build the debug kernel" build_tip
 ! step_failed || finish "the debug kernel does not build"
-step "build the futex selftests and ping_bench" "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests ping_bench
+step "build the futex selftests (x86_64, i386) and ping_bench" "$TOP/scripts/build-tools.sh" "$src" "$tools" \
+	selftests selftests32 ping_bench
 ! step_failed || finish "the futex selftests do not build"
 kernel=$build/arch/x86/boot/bzImage
 tdir=$tools/kselftest/futex/functional
+tdir32=$tools/kselftest32/futex/functional
 [ -n "$(ls -A "$tdir" 2>/dev/null)" ] || finish "no futex selftests in $tdir"
-
-# kmemleak is built in but switched off at boot (kmemleak=off) except in
-# the fault-injection boot: its tracking and its scans of guest memory
-# slow a TCG guest down by minutes.
-# guest_run NAME LOG VM_ARGS... -- CMD...: boot the debug kernel and run
-# CMD; a time-out, a panic or a guest that ends early is a failure, named
-# with vm.sh's one-line reason.
-guest_run() {
-	local name=$1 log=$2 rc=0
-	shift 2
-	"$TOP/scripts/vm.sh" "$@" >"$log.out" 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ]; then
-		record FAIL "guest run: $name" "$(grep -m 1 '^ERROR' "$log.out" || echo "vm.sh exit $rc")"
-		tail -n 5 "$log.out" >&2
-		return 0
-	fi
-	record PASS "guest run: $name"
-}
+[ -n "$(ls -A "$tdir32" 2>/dev/null)" ] || finish "no i386 futex selftests in $tdir32"
 
 # The detectors are trusted only once seen to fire: a hung guest, a
 # panicking guest, and one boot with planted faults whose evidence the
@@ -404,11 +457,17 @@ selftests() {
 		allowed=$out/selftests-pe0.skips
 		cat "$skips" "$TOP/tests/selftests-pe0.skips" >"$allowed"
 	fi
-	# With Proxy Execution, a smoke run of ping_bench follows the tests.
+	# With Proxy Execution, a smoke run of ping_bench follows the tests,
+	# then the i386 build of the selftests, through the compat entry
+	# (FUTEX_SET_WAIT's val2 in a 32-bit uaddr2 slot, the PING ops,
+	# compat robust lists, 32-bit time).
 	local cmd
 	cmd=$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir" "$res")
-	[ "$pe" = 0 ] || [ ! -x "$tools/ping_bench" ] ||
-		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-ping-bench.sh" "$tools/ping_bench" "$res")"
+	if [ "$pe" = 1 ]; then
+		[ ! -x "$tools/ping_bench" ] ||
+			cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-ping-bench.sh" "$tools/ping_bench" "$res")"
+		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir32" "$res/i386")"
+	fi
 	guest_run "selftests, sched_proxy_exec=$pe" "$log" -t "${SELFTEST_TIMEOUT:-1200}" \
 		-a "sched_proxy_exec=$pe" -a panic_on_warn=1 -a kmemleak=off "$kernel" "$log" -- \
 		bash -c "$cmd"
@@ -417,6 +476,13 @@ selftests() {
 		[ "$pe" = 0 ] || [ ! -x "$tools/ping_bench" ] || ping_bench_verdict "$res/ping_bench.log"
 		splat_scan "sched_proxy_exec=$pe" "$log" "$res/dmesg.txt"
 	} | record_lines " (sched_proxy_exec=$pe)"
+	if [ "$pe" = 1 ]; then
+		cat "$skips" "$TOP/tests/selftests-i386.skips" >"$out/selftests-i386.skips"
+		{
+			selftest_verdict "$res/i386" "$expected" "$out/selftests-i386.skips"
+			splat_scan "i386, sched_proxy_exec=1" "$res/i386/dmesg.txt"
+		} | record_lines " (i386, sched_proxy_exec=1)"
+	fi
 }
 check_step "futex selftests, sched_proxy_exec=1" selftests 1
 check_step "futex selftests, sched_proxy_exec=0" selftests 0
@@ -482,6 +548,39 @@ failfutex() {
 	fi
 	splat_scan "fault injection" "$log" "$res/dmesg.txt" | record_lines ""
 }
+# LAVA: every job of lava/ (debug and bench, x86_64 and arm64, QEMU and
+# boards) checked offline against lava-common's job schema, which must
+# also reject a job with a planted error; and the x86_64 debug job run end
+# to end under lava-run (Debian's lava-dispatcher) on a local QEMU device,
+# on this kernel, with a ramdisk of the statically linked selftests: every
+# case a LAVA result, judged like the selftest boots.
+lava() {
+	local d=$out/lava v bad=$out/lava/planted-invalid.yaml tools=$WORK/tools-lava
+	mkdir -p "$d"
+	"$TOP/scripts/lava.sh" validate | record_lines ""
+	sed 's/^    method: qemu$/    method: qemu-typo/' "$WORK/lava/validate/futex-debug-x86_64.yaml" >"$bad"
+	v=$(/usr/bin/python3 "$TOP/scripts/lava-validate.py" "$bad" || true)
+	if grep -q '^FAIL lava job planted-invalid.yaml' <<<"$v"; then
+		record PASS "detector fires: an invalid LAVA job"
+	else
+		record FAIL "detector fires: an invalid LAVA job" "$v"
+	fi
+	if ! STATIC=1 "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests; then
+		record FAIL "build: static futex selftests (LAVA ramdisk)"
+		return 1
+	fi
+	if ! "$TOP/scripts/lava.sh" check "$kernel" "$tools" "$d" >"$d/lava.out" 2>&1; then
+		record FAIL "lava-run: x86_64 debug job" "$(tail -n 1 "$d/lava.out"), log: $d/run/job.log"
+	else
+		record PASS "lava-run: x86_64 debug job"
+	fi
+	{
+		lava_verdict "$d/results/results.tsv" "$d/run/job.log" "$expected" "$skips"
+		splat_scan "LAVA" "$d/run/job.log"
+	} | record_lines " (LAVA)"
+}
 check_step "futex stress under fault injection" failfutex
+check_step "LAVA jobs: schema, and the x86_64 debug job under lava-run" lava
+check_step "arm64: cross-build, emulated guest, futex selftests" arm64_tests
 
 finish

@@ -19,6 +19,10 @@
 # directly, with the two results of configure that they use (TLS, the
 # symver attribute) in config.h.
 #
+# libnuma.sh i386 and libnuma.sh arm64 build it for the 32-bit x86 and the
+# arm64 selftests (Debian's i686-linux-gnu-gcc and aarch64-linux-gnu-gcc)
+# into their own prefix.
+#
 # Use with the selftests' lib.mk, whose Makefile adds a bare -lnuma:
 #   pc=$(scripts/libnuma.sh)
 #   PKG_CONFIG_PATH=$pc make -C .../selftests TARGETS=futex ... \
@@ -35,14 +39,22 @@ NUMA_DSC=numactl_$NUMA_DEB_VER.dsc
 NUMA_LIB_SRCS=(libnuma.c syscall.c distance.c affinity.c sysfs.c rtnetlink.c)
 NUMA_HEADERS=(numa.h numaif.h numacompat1.h)
 
-[ $# -eq 0 ] || usage_error "usage: libnuma.sh (prints the PKG_CONFIG_PATH directory)"
+[ $# -le 1 ] || usage_error "usage: libnuma.sh [i386|arm64] (prints the PKG_CONFIG_PATH directory)"
+target=${1:-}
+# The test program runs here unless it is a cross-compiled one.
+case $target in
+'') cc=(gcc) ar=ar runs=1 ;;
+i386) cc=(i686-linux-gnu-gcc) ar=i686-linux-gnu-ar runs='' ;;
+arm64) cc=(aarch64-linux-gnu-gcc) ar=aarch64-linux-gnu-ar runs='' ;;
+*) usage_error "libnuma.sh: unknown target $target (i386, arm64)" ;;
+esac
 
-prefix=$CACHE/libnuma-$NUMA_VER
+prefix=$CACHE/libnuma-$NUMA_VER${target:+-$target}
 pcdir=$prefix/lib/pkgconfig
 stamp=$prefix/.complete
 SRC=$CACHE/apt-src
 DL=$SRC/numactl
-LOGS=$WORK/libnuma-logs
+LOGS=$WORK/libnuma-logs${target:+-$target}
 
 # The stamp is written last: a prefix without it is a failed run's leftover.
 built() {
@@ -54,13 +66,13 @@ if built; then
 	exit 0
 fi
 
-for t in gcc:gcc ar:binutils tar:tar sha256sum:coreutils pkg-config:pkgconf ldd:libc-bin; do
+for t in "${cc[0]}:${cc[0]%-gcc}" "$ar:binutils" tar:tar sha256sum:coreutils pkg-config:pkgconf ldd:libc-bin; do
 	command -v "${t%%:*}" >/dev/null ||
 		die "${t%%:*} not found: apt-get install ${t#*:}"
 done
 
 # Two runs at once would build into the same prefix.
-lock_file "$CACHE/libnuma.lock"
+lock_file "$CACHE/libnuma${target:+-$target}.lock"
 if built; then
 	printf '%s\n' "$pcdir"
 	exit 0
@@ -150,17 +162,17 @@ src=$tmp/numactl-$NUMA_VER
 	printf '#define PACKAGE_VERSION "%s"\n' "$NUMA_VER"
 	# configure's test, with -Werror as there.
 	if printf '__attribute__ ((symver ("foo@foo_1"))) void frob (void) { }\n' |
-		gcc -Werror -x c -c -o /dev/null - 2>/dev/null; then
+		"${cc[@]}" -Werror -x c -c -o /dev/null - 2>/dev/null; then
 		printf '#define HAVE_ATTRIBUTE_SYMVER 1\n'
 	fi
 } >"$src/config.h"
 
 # -fPIC: the archive may end up in a PIE or a shared object.
-(cd "$src" && logged "$LOGS/compile.log" nice -n 5 gcc -g -O2 -Wall -fPIC -I. -c "${NUMA_LIB_SRCS[@]}") ||
+(cd "$src" && logged "$LOGS/compile.log" nice -n 5 "${cc[@]}" -g -O2 -Wall -fPIC -I. -c "${NUMA_LIB_SRCS[@]}") ||
 	die "compiling libnuma failed (log: $LOGS/compile.log)"
 rm -rf "$prefix"
 mkdir -p "$prefix/include" "$pcdir"
-(cd "$src" && logged "$LOGS/ar.log" ar rcs "$prefix/lib/libnuma.a" "${NUMA_LIB_SRCS[@]/%.c/.o}") ||
+(cd "$src" && logged "$LOGS/ar.log" "$ar" rcs "$prefix/lib/libnuma.a" "${NUMA_LIB_SRCS[@]/%.c/.o}") ||
 	die "ar failed (log: $LOGS/ar.log)"
 (cd "$src" && cp "${NUMA_HEADERS[@]}" "$prefix/include/") || die "copying the headers failed"
 # shellcheck disable=SC2016 # ${prefix} and ${exec_prefix} are pkg-config's
@@ -185,11 +197,13 @@ cat >"$tmp/check.c" <<-'EOF'
 EOF
 read -r -a cflags <<<"$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags numa)"
 read -r -a libs <<<"$(PKG_CONFIG_PATH=$pcdir pkg-config --libs numa)"
-logged "$LOGS/check.log" gcc -Wall -Werror "${cflags[@]}" -o "$tmp/check" "$tmp/check.c" "${libs[@]}" ||
+logged "$LOGS/check.log" "${cc[@]}" -Wall -Werror "${cflags[@]}" -o "$tmp/check" "$tmp/check.c" "${libs[@]}" ||
 	die "a test program does not link against $prefix/lib/libnuma.a (log: $LOGS/check.log)"
-deps=$(ldd "$tmp/check") || die "ldd $tmp/check failed"
-case $deps in *libnuma*) die "the test program links libnuma dynamically: $deps" ;; esac
-"$tmp/check" || die "the test program linked against $prefix/lib/libnuma.a fails"
+if [ -n "$runs" ]; then
+	deps=$(ldd "$tmp/check") || die "ldd $tmp/check failed"
+	case $deps in *libnuma*) die "the test program links libnuma dynamically: $deps" ;; esac
+	"$tmp/check" || die "the test program linked against $prefix/lib/libnuma.a fails"
+fi
 
 printf 'numactl %s %s\n' "$NUMA_DEB_VER" "$NUMA_ORIG_SHA256" >"$stamp"
 printf 'libnuma: %s built in %ss\n' "$prefix" "$(($(date +%s) - t0))" >&2

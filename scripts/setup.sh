@@ -8,10 +8,18 @@
 
 # procps: pgrep, with which vm.sh stops a guest on Ctrl-C. git-email (with
 # Mail::Address, and SASL and TLS for SMTP servers) and b4: scripts/send.sh
-# and make check's mailable step.
+# and make check's mailable step. gcc-i686-linux-gnu: the i386 selftests
+# (not gcc-multilib, which Debian 12 will not install beside a cross
+# compiler); gcc-aarch64-linux-gnu, qemu-system-arm, debootstrap: the
+# arm64 guest.
+# lava-common (the job schema), lava-dispatcher (lava-run), lavacli,
+# python3-jinja2: the LAVA jobs (scripts/lava.sh).
 pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
 	libelf-dev libssl-dev python3 python3-ply python3-git perl git
 	qemu-system-x86 udev busybox-static procps
+	gcc-i686-linux-gnu libc6-dev-i386-cross gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	qemu-system-arm debootstrap
+	lava-common lava-dispatcher lavacli python3-jinja2 python3-yaml
 	shellcheck gnuplot-nox ministat pkg-config spin
 	git-email libmailtools-perl libauthen-sasl-perl libio-socket-ssl-perl b4)
 

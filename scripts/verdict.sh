@@ -48,7 +48,7 @@ selftest_verdict() {
 		for (i = 1; i <= nprog; i++)
 			judge(order[i])
 	}
-	function judge(prog,    lf, l, plan, nres, m, desc, dir, reason, k, nc, cl, j, c, r) {
+	function judge(prog,    lf, l, plan, nres, m, desc, dir, reason, k, nc, cl, j, c, r, cur) {
 		if (!(prog in rc)) {
 			printf "FAIL selftest %s: did not run\n", prog
 			return
@@ -72,9 +72,21 @@ selftest_verdict() {
 		lf = res "/" prog ".log"
 		plan = -1; nres = 0
 		delete got; delete why
+		cur = ""
+		delete inner
 		while ((getline l < lf) > 0) {
 			sub(/\r$/, "", l)
 			if (l ~ /^1\.\.[0-9]+/) { plan = substr(l, 4) + 0; continue }
+			# kselftest_harness.h announces each case ("#  RUN NAME
+			# ..."); a nameless "ok N # SKIP why" printed inside it
+			# (robust_list skips from a fixture set-up that way) makes
+			# the case a skip, whatever result the harness gives it.
+			if (l ~ /^#  RUN /) {
+				cur = l
+				sub(/^#  RUN +/, "", cur)
+				sub(/ \.\.\.$/, "", cur)
+				continue
+			}
 			if (l !~ /^(not )?ok [0-9]+/) continue
 			m = (l ~ /^ok/) ? "ok" : "not ok"
 			desc = l
@@ -86,14 +98,20 @@ selftest_verdict() {
 				desc = substr(desc, 1, k - 1)
 			}
 			desc = trim(desc)
-			# A nameless result is a fixture set-up talking
-			# (robust_list prints "ok 1 # SKIP" from one), not a
+			# A nameless result is a fixture set-up talking, not a
 			# test case of the plan.
-			if (desc == "") continue
+			if (desc == "") {
+				if (cur != "" && dir ~ /^(SKIP|skip)/)
+					inner[cur] = trim(substr(dir, 5))
+				continue
+			}
 			nres++
 			if (m == "ok" && dir ~ /^(SKIP|skip)/) {
 				got[desc] = "SKIP"
 				why[desc] = trim(substr(dir, 5))
+			} else if (m == "ok" && (desc in inner)) {
+				got[desc] = "SKIP"
+				why[desc] = inner[desc]
 			} else if (m == "ok") {
 				got[desc] = "PASS"
 			} else {
@@ -243,4 +261,50 @@ ping_bench_verdict() {
 	}
 	/ 0 in the kernel; unlocks in the kernel: 0$/ { nosys = 1 }
 	END { judge(); if (!runs) print "FAIL ping_bench smoke: no runs in the log" }' "$log"
+}
+
+# lava_verdict RESULTS_TSV JOB_LOG EXPECTED SKIPS: judge a LAVA job of
+# lava/ (scripts/lava-results.py's results.tsv of it, and its log): the job
+# must have completed, every case of EXPECTED must be a result (named as
+# lava/futex-lava.sh names it: PROGRAM_CASE, every character outside
+# [-_a-zA-Z0-9] an underscore), none may fail, a skip only if SKIPS allows
+# it, and the kernel log must be clean (kernel_log_clean).
+lava_verdict() {
+	local tsv=$1 log=$2
+	if ! grep -q '"case": "job", "definition": "lava", "result": "pass"' "$log" 2>/dev/null; then
+		printf 'FAIL lava job: did not complete (log: %s)\n' "$log"
+	fi
+	if [ ! -s "$tsv" ]; then
+		printf 'FAIL lava job: no results (%s)\n' "$tsv"
+		return
+	fi
+	awk -F '\t' -v expfile="$3" -v skipfile="$4" '
+	function lava(s) { gsub(/[^-_a-zA-Z0-9]/, "_", s); return s }
+	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+	BEGIN {
+		while ((getline l < skipfile) > 0) {
+			if (l ~ /^[ \t]*(#|$)/) continue
+			n = index(l, "|")
+			split(trim(substr(l, 1, n - 1)), p, " ")
+			allowed[lava(p[1] "_" p[2])] = trim(substr(l, n + 1))
+		}
+		while ((getline l < expfile) > 0) {
+			if (l ~ /^[ \t]*(#|$)/) continue
+			split(l, p, " ")
+			# "PROGRAM -": the case of the program itself (its exit status).
+			if (p[2] == "-") want[lava(p[1])] = 1
+			else want[lava(p[1] "_" p[2])] = 1
+		}
+	}
+	NR == 1 { next }
+	{
+		seen[$3] = 1
+		if ($4 == "pass") printf "PASS lava %s\n", $3
+		else if ($4 == "skip" && ($3 in allowed)) printf "SKIP lava %s: allowed: %s\n", $3, allowed[$3]
+		else printf "FAIL lava %s: %s\n", $3, $4
+	}
+	END {
+		for (c in want) if (!(c in seen)) printf "FAIL lava %s: no result\n", c
+		if (!("kernel_log_clean" in seen)) print "FAIL lava kernel_log_clean: no result"
+	}' "$tsv"
 }

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] KERNEL LOG -- CMD...: boot
-# KERNEL (a bzImage) with virtme-ng, run CMD in the guest as root over a
-# copy-on-write view of this machine's file system (the repo and work/ are
-# visible at the same paths, $RESULTS and $WORK/guest writable), and keep the
-# whole console, kernel log included, in LOG.
+# vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] [-r DIR]... KERNEL LOG -- CMD...:
+# boot KERNEL (a bzImage) with virtme-ng, run CMD in the guest as root over
+# a copy-on-write view of this machine's file system (the repo and work/
+# are visible at the same paths, $RESULTS and $WORK/guest writable), and
+# keep the whole console, kernel log included, in LOG.
+#
+# ARCH=arm64: KERNEL is an arm64 Image, booted in an emulated arm64
+# machine (qemu-system-aarch64, TCG) on the Debian arm64 root of
+# scripts/arm64-root.sh; of this machine's files the guest sees only
+# $WORK/guest and $RESULTS (writable) and each DIR given with -r (read
+# only), at the same paths.
 #
 # Fails with one line naming the cause: a guest that does not finish within
 # TIMEOUT seconds, a guest kernel panic, or CMD's non-zero exit status.
@@ -21,7 +27,8 @@ args=() qopts=()
 # boot, a type that does not exist makes its init give up at once (it
 # says so in the kernel log); kernels without locktorture ignore it.
 torture=(--append locktorture.torture_type=none)
-while getopts t:a:p:q: o; do
+rodirs=()
+while getopts t:a:p:q:r: o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	a)
@@ -30,11 +37,12 @@ while getopts t:a:p:q: o; do
 		;;
 	p) cpus=$OPTARG ;;
 	q) qopts=(--qemu-opts "$OPTARG") ;;
-	*) usage_error "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] KERNEL LOG -- CMD..." ;;
+	r) rodirs+=("$(cd "$OPTARG" && pwd)") ;;
+	*) usage_error "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] [-r DIR]... KERNEL LOG -- CMD..." ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || usage_error "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] KERNEL LOG -- CMD..."
+[ $# -ge 2 ] || usage_error "usage: vm.sh [-t TIMEOUT] [-a BOOTARG]... [-p CPUS] [-q QEMU_OPTS] [-r DIR]... KERNEL LOG -- CMD..."
 kernel=$1
 log=$2
 shift 2
@@ -51,6 +59,24 @@ vng_base=(vng --run "$kernel" --user root --disable-microvm --memory "$memory"
 	--force-9p --rwdir "$WORK/guest=$WORK/guest" --rwdir "$RESULTS=$RESULTS"
 	--verbose --append "panic=-1" --append "oops=panic"
 	--append "root=/dev/root")
+arch=${ARCH:-x86_64}
+[ "$arch" != x86 ] || arch=x86_64
+case $arch in
+x86_64) ;;
+arm64)
+	# The directories it shares need mount points in the (read-only)
+	# root: made in the cached root, one empty directory each.
+	root=$("$TOP/scripts/arm64-root.sh")
+	for d in "$WORK/guest" "$RESULTS" "${rodirs[@]}"; do
+		mkdir -p "$root$d"
+	done
+	vng_base+=(--arch arm64 --root "$root")
+	for d in "${rodirs[@]}"; do
+		vng_base+=(--rodir "$d=$d")
+	done
+	;;
+*) die "ARCH=$arch: x86_64 or arm64" ;;
+esac
 
 # Ctrl-C or a CI cancel must stop the guest at once. GNU timeout puts
 # itself in a process group of its own, so a terminal's Ctrl-C never
@@ -124,7 +150,11 @@ accel() {
 }
 
 a=
-accel
+if [ "$arch" = arm64 ]; then
+	a="tcg an emulated arm64 machine on $(uname -m)"
+else
+	accel
+fi
 case $a in
 kvm*) acc=() ;;
 *) acc=(--disable-kvm) ;;

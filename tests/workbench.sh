@@ -143,7 +143,7 @@ t_run_fails_on_any_step() {
 
 t_shellcheck() {
 	cd "$TOP"
-	shellcheck -x scripts/*.sh tests/*.sh .ci/run
+	shellcheck -x scripts/*.sh tests/*.sh lava/*.sh .ci/run
 }
 
 t_export_round_trip() {
@@ -494,7 +494,7 @@ t_guest_interrupt() {
 plant() {
 	local test=$1 file=$2 expr=$3 d
 	d=$(mktemp -d "$T/plant.XXXXXX")
-	cp -a "$TOP/scripts" "$TOP/tests" "$d/"
+	cp -a "$TOP/scripts" "$TOP/tests" "$TOP/lava" "$d/"
 	sed -i "$expr" "$d/$file"
 	if cmp -s "$TOP/$file" "$d/$file"; then
 		echo "planting changed nothing (update the plant): $file: $expr"
@@ -520,8 +520,11 @@ plant() {
 t_verdict() {
 	local r=$T/verdict v
 	mkdir -p "$r"
-	printf 'p_ok global.a\np_ok global.b\np_fail global.a\np_fail global.b\np_gone global.a\np_skip global.s\n' >"$r/expected"
-	printf 'p_ok 0 1\np_fail 1 1\np_skip 0 1\n' >"$r/status.tsv"
+	printf 'p_ok global.a\np_ok global.b\np_fail global.a\np_fail global.b\np_gone global.a\np_skip global.s\np_inner f.t\n' >"$r/expected"
+	printf 'p_ok 0 1\np_fail 1 1\np_skip 0 1\np_inner 0 1\n' >"$r/status.tsv"
+	# A fixture's set-up that skips with a nameless result, then the
+	# harness's "ok" for the case (robust_list's vdso_unlock cases).
+	printf 'TAP version 13\n1..1\n#  RUN           f.t ...\nok 1 # SKIP no vDSO\nok 1 f.t\n' >"$r/p_inner.log"
 	printf 'TAP version 13\n1..2\nok 1 global.a\nok 2 global.b\n' >"$r/p_ok.log"
 	printf 'TAP version 13\n1..2\nok 1 global.a\nnot ok 2 global.b\n' >"$r/p_fail.log"
 	printf 'TAP version 13\n1..1\nok 1 global.s # SKIP no reason\n' >"$r/p_skip.log"
@@ -538,6 +541,7 @@ t_verdict() {
 	grep -q -x 'FAIL selftest p_fail: global.b' <<<"$v"
 	grep -q -x 'FAIL selftest p_gone: did not run' <<<"$v"
 	grep -q '^FAIL selftest p_skip: global.s: skipped' <<<"$v"
+	grep -q -x 'FAIL selftest p_inner: f.t: skipped (no vDSO), not an allowed skip' <<<"$v"
 	grep -q '^FAIL kernel log clean (planted): WARNING: WARNING: CPU: 0' <<<"$v"
 	grep -q '^FAIL kernel log clean (planted): lockdep: WARNING: lock held' <<<"$v"
 	if grep -q '^FAIL selftest p_ok' <<<"$v"; then
@@ -599,6 +603,75 @@ t_ping_bench_verdict() {
 		grep -q -x 'FAIL ping_bench -f m -t 2 -n 100: exit status missing' <<<"$v" &&
 		grep -q -x "FAIL ping_bench smoke: no log $r/none" <<<"$v" &&
 		[ "$(grep -c '^PASS' <<<"$v")" -eq 2 ]
+}
+
+# lava/futex-lava.sh under busybox's sh and applets, as in the LAVA
+# ramdisk, on fake selftests: a pass, a failure, a skip, a case that a
+# fixture skips from inside (a nameless "ok N # SKIP"), a program that
+# fails and one that exits 4 (skipped), and a kernel log with a WARNING.
+t_futex_lava() {
+	local r=$T/futex-lava v a
+	mkdir -p "$r/kselftest/futex/functional" "$r/bb" "$r/stub"
+	for a in $(busybox --list); do
+		ln -sf /bin/busybox "$r/bb/$a"
+	done
+	printf '#!/bin/sh\necho "[ 1.0] WARNING: planted at kernel/futex/core.c:1"\n' >"$r/stub/dmesg"
+	cat >"$r/kselftest/futex/functional/prog_a" <<-'PROG'
+		#!/bin/sh
+		echo "1..4"
+		echo "#  RUN           x.one ..."
+		echo "ok 1 x.one"
+		echo "#  RUN           x.two ..."
+		echo "not ok 2 x.two"
+		echo "#  RUN           x.three ..."
+		echo "ok 3 x.three # SKIP no such thing"
+		echo "#  RUN           x.four ..."
+		echo "ok 1 # SKIP set-up says no"
+		echo "ok 4 x.four"
+		exit 1
+	PROG
+	printf '#!/bin/sh\nexit 4\n' >"$r/kselftest/futex/functional/prog_b"
+	chmod +x "$r/stub/dmesg" "$r"/kselftest/futex/functional/*
+	cp "$TOP/lava/futex-lava.sh" "$r/"
+	v=$(cd /tmp && PATH=$r/stub:$r/bb /bin/busybox sh "$r/futex-lava.sh" selftests 2>&1 | grep '^RESULT ')
+	printf '%s\n' "$v"
+	grep -q -x 'RESULT prog_a_x_one pass' <<<"$v" &&
+		grep -q -x 'RESULT prog_a_x_two fail' <<<"$v" &&
+		grep -q -x 'RESULT prog_a_x_three skip' <<<"$v" &&
+		grep -q -x 'RESULT prog_a_x_four skip' <<<"$v" &&
+		grep -q -x 'RESULT prog_a fail' <<<"$v" &&
+		grep -q -x 'RESULT prog_b skip' <<<"$v" &&
+		grep -q -x 'RESULT kernel_log_clean fail' <<<"$v" &&
+		[ "$(wc -l <<<"$v")" -eq 7 ]
+}
+
+# lava_verdict on a LAVA job's results.tsv (scripts/lava-results.py) and
+# log: a pass, a failed case, an expected case without a result, an
+# allowed and a disallowed skip, no kernel_log_clean result, a job that
+# did not complete.
+t_lava_verdict() {
+	local r=$T/lava v
+	mkdir -p "$r"
+	printf 'prog a.one\nprog b.two\nprog c.three\nprog d.four\nother -\n' >"$r/expected"
+	printf 'prog d.four | needs more CPUs\n' >"$r/skips"
+	printf 'log\tsuite\tcase\tresult\tmeasurement\tunits\n' >"$r/tsv"
+	printf 'job\tkselftest-futex\t%s\t%s\t\t\n' prog_a_one pass prog_b_two fail \
+		prog_d_four skip prog_e_five skip >>"$r/tsv"
+	printf '{"lvl": "results", "msg": {"case": "job", "definition": "lava", "result": "fail"}}\n' >"$r/log"
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		lava_verdict "$r/tsv" "$r/log" "$r/expected" "$r/skips"
+	)
+	printf '%s\n' "$v"
+	grep -q -x 'PASS lava prog_a_one' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_b_two: fail' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_c_three: no result' <<<"$v" &&
+		grep -q -x 'SKIP lava prog_d_four: allowed: needs more CPUs' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_e_five: skip' <<<"$v" &&
+		grep -q -x 'FAIL lava kernel_log_clean: no result' <<<"$v" &&
+		grep -q -x "FAIL lava job: did not complete (log: $r/log)" <<<"$v" &&
+		[ "$(grep -c '^PASS' <<<"$v")" -eq 1 ]
 }
 
 # locktorture_verdict on kernel logs of the three kinds: clean, a lock
@@ -689,6 +762,12 @@ t_planted() {
 	plant ping-bench-verdict-detects scripts/verdict.sh 's/if (b\[1\] == b\[3\]) ok = 1/ok = 1/'
 	plant ping-bench-verdict-detects scripts/verdict.sh 's/if (rc != "0") why = /if (0) why = /'
 	plant ping-bench-verdict-detects scripts/verdict.sh 's/ && !nosys) why/ \&\& 0) why/'
+	plant lava-verdict-detects scripts/verdict.sh 's/for (c in want) if (!(c in seen))/for (c in want) if (0)/'
+	plant lava-verdict-detects scripts/verdict.sh 's/else if (\$4 == "skip" \&\& (\$3 in allowed))/else if ($4 == "skip")/'
+	plant verdict-detects scripts/verdict.sh 's/} else if (m == "ok" \&\& (desc in inner)) {/} else if (0) {/'
+	plant futex-lava-detects lava/futex-lava.sh 's/ || (d in inner)//'
+	plant futex-lava-detects lava/futex-lava.sh 's/|Oops|Call Trace:/|Oops/; s/WARNING:|//'
+	plant futex-lava-detects lava/futex-lava.sh 's/^\t\t4) report "$(name "$t")" skip ;;$//'
 	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }
 
@@ -708,6 +787,8 @@ run guest-interrupt-stops-qemu t_guest_interrupt
 run verdict-detects t_verdict
 run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict
+run lava-verdict-detects t_lava_verdict
+run futex-lava-detects t_futex_lava
 run kernel-unchanged-is-exact t_kernel_unchanged
 run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"

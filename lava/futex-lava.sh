@@ -1,0 +1,160 @@
+#!/bin/sh
+# futex-lava.sh selftests|bench: runs inside a LAVA job's guest (the
+# busybox ramdisk of scripts/lava-ramdisk.sh, POSIX sh). Reports every
+# result with lava-test-case where LAVA's test shell provides it, and
+# prints the same lines otherwise, so that a run by hand reads alike.
+#
+#   selftests  every futex selftest program; each KTAP case becomes a
+#              test case PROGRAM_CASE (dots as underscores, as LKFT names
+#              kselftest cases), pass, fail or skip; a program that
+#              exits non-zero or times out is also one case, PROGRAM;
+#              kernel_log_clean fails on any kernel report in dmesg.
+#   bench      the perf bench futex rows of make bench (bench/*.rows) and
+#              ping_bench, each number a measurement.
+#
+# Raw output is printed between "=== BEGIN NAME" and "=== END NAME" lines,
+# from which scripts/lava-results.py rebuilds results/ on the host.
+# (POSIX sh: no "local"; the functions' variables are global.)
+set -u
+dir=$(cd "$(dirname "$0")" && pwd)
+limit=${TEST_TIMEOUT:-600}
+
+report() { # report NAME RESULT [MEASUREMENT UNITS]
+	if command -v lava-test-case >/dev/null 2>&1; then
+		if [ $# -ge 4 ]; then
+			lava-test-case "$1" --result "$2" --measurement "$3" --units "$4"
+		else
+			lava-test-case "$1" --result "$2"
+		fi
+	fi
+	echo "RESULT $*"
+}
+
+# name STRING: a LAVA test case name ([-_.a-zA-Z0-9], no dots).
+name() {
+	echo "$1" | sed -e 's/[^-_a-zA-Z0-9]/_/g'
+}
+
+selftests() {
+	cd "$dir/kselftest/futex/functional" || exit 2
+	for t in *; do
+		if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+			continue
+		fi
+		case $t in *.sh) continue ;; esac
+		echo "=== BEGIN selftest $t"
+		timeout "$limit" "./$t" >"/tmp/$t.log" 2>&1
+		rc=$?
+		cat "/tmp/$t.log"
+		echo "=== END selftest $t exit $rc"
+		# "ok N NAME", "not ok N NAME", "ok N NAME # SKIP why"; a
+		# nameless "ok N # SKIP why" inside "#  RUN NAME ..." (a
+		# fixture's set-up) makes NAME a skip, as on the host
+		# (selftest_verdict in scripts/verdict.sh).
+		awk '
+		/^#  RUN / { cur = $0; sub(/^#  RUN +/, "", cur); sub(/ \.\.\.$/, "", cur); next }
+		!/^(not )?ok [0-9]+/ { next }
+		{
+			m = ($0 ~ /^ok/) ? "ok" : "not ok"
+			d = $0; sub(/^(not )?ok [0-9]+ */, "", d)
+			dir = ""; k = index(d, "# ")
+			if (k) { dir = substr(d, k + 2); d = substr(d, 1, k - 1) }
+			sub(/[ \t]+$/, "", d)
+			if (d == "") { if (cur != "" && dir ~ /^(SKIP|skip)/) inner[cur] = 1; next }
+			if (m == "ok" && (dir ~ /^(SKIP|skip)/ || (d in inner))) r = "skip"
+			else if (m == "ok") r = "pass"
+			else r = "fail"
+			print d "|" r
+		}' "/tmp/$t.log" |
+			while IFS='|' read -r case res; do
+				report "$(name "${t}_$case")" "$res"
+			done
+		# The program: 0 passed, 4 (KSFT_SKIP) skipped, else failed.
+		case $rc in
+		0) report "$(name "$t")" pass ;;
+		4) report "$(name "$t")" skip ;;
+		*) report "$(name "$t")" fail ;;
+		esac
+	done
+	# The kernel's verdict: no warning, lockdep, KASAN or other report.
+	echo "=== BEGIN dmesg"
+	dmesg
+	echo "=== END dmesg"
+	if dmesg | grep -q -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|Oops|Call Trace:|blocked for more than|rcu.*detected stalls|soft lockup|unreferenced object'; then
+		report kernel_log_clean fail
+	else
+		report kernel_log_clean pass
+	fi
+}
+
+# value METRIC FILE: the figure of a perf bench futex run that make bench
+# tabulates for METRIC (scripts/bench-table.sh): ops (operations per
+# second), ms (the last "in N ms"), us (mean time per wait).
+value() {
+	case $1 in
+	ops) sed -n 's/^Averaged \([0-9]*\) operations\/sec.*/\1/p' "$2" ;;
+	ms) sed -n 's/.* in \([0-9.]*\) ms.*/\1/p' "$2" | tail -n 1 ;;
+	us) sed -n 's/^Mean time per wait: \([0-9.]*\) usecs.*/\1/p' "$2" ;;
+	ns) sed -n 's/.* median \([0-9]*\) ns.*/\1/p' "$2" | head -n 1 ;;
+	esac
+}
+
+# measure NAME METRIC UNITS CMD...: run CMD, print its output framed, and
+# report its value for METRIC as a measurement in UNITS.
+measure() {
+	n=$1 metric=$2 units=$3
+	shift 3
+	echo "=== BEGIN bench $n"
+	"$@" >/tmp/bench.out 2>&1
+	rc=$?
+	cat /tmp/bench.out
+	echo "=== END bench $n exit $rc"
+	v=$(value "$metric" /tmp/bench.out)
+	if [ "$rc" -eq 0 ] && [ -n "$v" ]; then
+		report "$(name "$n")" pass "$v" "$units"
+	else
+		report "$(name "$n")" fail
+	fi
+}
+
+# The rows of make bench (bench/NN-topic.rows: "name | perf bench futex
+# arguments | metrics"), each its own case NN_NAME with the row's first
+# metric, and ping_bench with the RFC's two workloads for each lock kind,
+# with the median latency.
+bench() {
+	perf=$dir/perf pb=$dir/ping_bench
+	if [ -x "$perf" ]; then
+		for rows in "$dir"/bench/*.rows; do
+			[ -f "$rows" ] || continue
+			series=$(basename "$rows" .rows)
+			series=${series%%-*}
+			grep -v -E '^[[:space:]]*(#|$)' "$rows" | while IFS='|' read -r row args metrics; do
+				row=$(echo "$row" | sed 's/^ *//; s/ *$//')
+				metric=$(echo "$metrics" | sed 's/^ *//; s/[ ,].*//')
+				case $metric in
+				ops) units=ops/s ;;
+				ms) units=ms ;;
+				us) units=us/wait ;;
+				*) units=$metric ;;
+				esac
+				# shellcheck disable=SC2086 # the arguments, split
+				measure "${series}_$row" "$metric" "$units" timeout "$limit" "$perf" bench futex $args
+			done
+		done
+	fi
+	if [ -x "$pb" ]; then
+		for k in f m n N p; do
+			measure "ping_bench_fair_$k" ns ns timeout "$limit" "$pb" -q -f "$k" -a -w 5000 -s 100 -t 8 -n 2000
+			measure "ping_bench_rt_$k" ns ns timeout "$limit" "$pb" -q -f "$k" -t 4 -b 2 -r 1 -p -w 1000 -S 50 -n 2000
+		done
+	fi
+}
+
+case ${1:-} in
+selftests) selftests ;;
+bench) bench ;;
+*)
+	echo "usage: futex-lava.sh selftests|bench" >&2
+	exit 2
+	;;
+esac

@@ -576,7 +576,7 @@ lava() {
 	fi
 	{
 		lava_verdict "$d/results/results.tsv" "$d/run/job.log" "$expected" "$skips"
-		splat_scan "LAVA" "$d/run/job.log"
+		splat_scan "LAVA" "$d/results/console-job.txt"
 	} | record_lines " (LAVA)"
 }
 check_step "futex stress under fault injection" failfutex

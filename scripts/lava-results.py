@@ -6,6 +6,9 @@ same objects). Writes, in OUTDIR:
 
   results.tsv   one line per LAVA result of the test definitions:
                 log, suite, case, result, measurement, units
+  console-LOG.txt  the guest's console (kernel log included), without
+                the dispatcher's own lines (which quote kernel messages as
+                the patterns it watches for)
   raw/LOG.NAME.txt  what the guest printed between "=== BEGIN NAME" and
                 "=== END NAME" (a selftest's KTAP output, a perf bench or
                 ping_bench run), the files make bench keeps in raw/
@@ -63,6 +66,7 @@ def main():
         tag = logtag(log)
         counts = {"pass": 0, "fail": 0, "skip": 0}
         failures, complete, raw, name = [], False, None, None
+        console = open(os.path.join(outdir, "console-%s.txt" % tag), "w")
         for e in entries(log):
             lvl, msg = e.get("lvl"), e.get("msg")
             if lvl == "results" and isinstance(msg, dict):
@@ -81,6 +85,7 @@ def main():
                     measures.setdefault(msg["case"], {})[tag] = (float(msg["measurement"]),
                                                                  msg.get("units", ""))
             elif lvl == "target" and isinstance(msg, str):
+                console.write(msg + "\n")
                 m = re.match(r"=== BEGIN (.*)$", msg)
                 if m:
                     name, raw = re.sub(r"[^-_.a-zA-Z0-9]", "_", m.group(1)), []
@@ -90,6 +95,7 @@ def main():
                     raw = None
                 elif raw is not None:
                     raw.append(msg)
+        console.close()
         total = sum(counts.values())
         print("%s: %d results, %d passed, %d failed, %d skipped, job %s" % (
             tag, total, counts["pass"], counts["fail"], counts["skip"],

@@ -7,7 +7,7 @@
 # tools/testing/futex/ping_bench (OUT/ping_bench). With no target named,
 # builds the selftests and perf. New FUTEX_* constants thus come from the
 # tree, not from the host's linux-libc-dev. ARCH=arm64 cross-builds them
-# for arm64 (not selftests32 nor perf). STATIC=1 links every program
+# for arm64 (not selftests32). STATIC=1 links every program
 # statically (for the busybox ramdisk of the LAVA jobs, which has no C
 # library).
 # shellcheck source=scripts/lib.sh
@@ -76,14 +76,18 @@ for t in "${targets[@]}"; do
 		build_selftests "$out/kselftest32" i686-linux-gnu-gcc "-Wno-pointer-to-int-cast" -static i386
 		;;
 	perf)
-		[ "$karch" = x86 ] || die "perf: built for x86_64 only, not for ARCH=$arch"
+		# ARCH=arm64: cross-built (perf's ARCH and CROSS_COMPILE),
+		# with no pkg-config libraries of this machine's architecture.
+		cross=()
+		[ "$karch" = x86 ] ||
+			cross=(ARCH="$karch" CROSS_COMPILE="${cc%gcc}" PKG_CONFIG_LIBDIR=/nonexistent)
 		# The smallest perf that still has "perf bench": no libelf,
 		# libtraceevent, jevents, python, perl, slang, ...: libc and libm.
 		# Built with perf's default flags, warnings as errors included
 		# (WERROR=1 is perf's default).
 		mkdir -p "$out/perf"
 		logged "$out/perf.log" make -C "$src/tools/perf" O="$out/perf" \
-			-j"$(jobs_n)" CC="ccache gcc" \
+			-j"$(jobs_n)" CC="ccache $cc" "${cross[@]}" \
 			EXTRA_CFLAGS="-isystem $hdr" ${static:+LDFLAGS=$static} \
 			NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_JEVENTS=1 NO_LIBPYTHON=1 \
 			NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW=1 \

@@ -81,12 +81,13 @@ jobs() {
 	[0-9] | [0-9][0-9]) desc=base+$n ;;
 	*) usage_error "LAVA_SERIES=$n: a number of series, or all" ;;
 	esac
-	step "apply patches/ on the base ($desc)" "$TOP/scripts/queue.sh" "$src" "$n"
+	step "apply patches/ on the base ($desc)" "$TOP/scripts/queue.sh" "$src" "$n" >"$lavadir/queue.txt"
 	! step_failed || die "patches/ do not apply"
 	if [ "$n" = all ]; then
 		tsrc=$src
 	else
-		step "apply patches/ on the base (all, for the tools)" "$TOP/scripts/queue.sh" "$tsrc"
+		step "apply patches/ on the base (all, for the tools)" "$TOP/scripts/queue.sh" "$tsrc" \
+			>"$lavadir/queue-tools.txt"
 		! step_failed || die "patches/ do not apply"
 	fi
 	base=${LAVA_ARTIFACTS_URL:-file://$artifacts}/$desc
@@ -102,11 +103,9 @@ jobs() {
 			mkdir -p "$art/$a/$f"
 			cp "$kb/$(image_of "$a")" "$art/$a/$f/"
 		done
-		# perf is built for x86_64 only (build-tools.sh).
-		local targets=(selftests ping_bench)
-		[ "$a" = arm64 ] || targets+=(perf)
-		step "build the static tools ($a: ${targets[*]})" \
-			env ARCH="$a" STATIC=1 "$TOP/scripts/build-tools.sh" "$tsrc" "$lavadir/tools-$a" "${targets[@]}"
+		step "build the static selftests, ping_bench and perf ($a)" \
+			env ARCH="$a" STATIC=1 "$TOP/scripts/build-tools.sh" "$tsrc" "$lavadir/tools-$a" \
+			selftests ping_bench perf
 		! step_failed || die "the $a tools do not build"
 		step "ramdisk ($a)" "$TOP/scripts/lava-ramdisk.sh" "$a" "$lavadir/tools-$a" "$art/$a/ramdisk.cpio.gz"
 		! step_failed || die "the $a ramdisk failed"

@@ -73,6 +73,10 @@ validate() {
 	"$py" "$TOP/scripts/lava-validate.py" "$d"/*.yaml
 }
 
+apply_queue() { # apply_queue DIR N LIST: queue.sh, its list of commits in LIST
+	"$TOP/scripts/queue.sh" "$1" "$2" >"$3"
+}
+
 jobs() {
 	local a f src=$WORK/lava-src tsrc=$WORK/lava-src-tools kb url base n=${LAVA_SERIES:-all} art
 	case $n in
@@ -81,21 +85,22 @@ jobs() {
 	[0-9] | [0-9][0-9]) desc=base+$n ;;
 	*) usage_error "LAVA_SERIES=$n: a number of series, or all" ;;
 	esac
-	step "apply patches/ on the base ($desc)" "$TOP/scripts/queue.sh" "$src" "$n" >"$lavadir/queue.txt"
+	mkdir -p "$lavadir"
+	step "apply patches/ on the base ($desc)" apply_queue "$src" "$n" "$lavadir/queue.txt"
 	! step_failed || die "patches/ do not apply"
 	if [ "$n" = all ]; then
 		tsrc=$src
 	else
-		step "apply patches/ on the base (all, for the tools)" "$TOP/scripts/queue.sh" "$tsrc" \
-			>"$lavadir/queue-tools.txt"
+		step "apply patches/ on the base (all, for the tools)" apply_queue "$tsrc" all \
+			"$lavadir/queue-tools.txt"
 		! step_failed || die "patches/ do not apply"
 	fi
 	base=${LAVA_ARTIFACTS_URL:-file://$artifacts}/$desc
 	art=$artifacts/$desc
 	mkdir -p "$jobs"
-	rm -f "$jobs"/*-"$desc".yaml
 	for a in ${LAVA_ARCHES:-x86_64 arm64}; do
 		case $a in x86_64 | arm64) ;; *) usage_error "LAVA_ARCHES: x86_64 and/or arm64, not $a" ;; esac
+		rm -f "$jobs"/futex-*-"$a"-"$desc".yaml
 		for f in debug bench; do
 			kb=$lavadir/build-$f-$a
 			step "build the $f kernel ($a, $desc)" env ARCH="$a" "$TOP/scripts/build-kernel.sh" "$f" "$src" "$kb"

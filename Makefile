@@ -1,6 +1,6 @@
 # The futex patch queue workbench. "make check" tests the queue, "make
 # bench" measures it; the other targets are the steps they are made of.
-.PHONY: check check-planted check-arm64 lava lava-run model bench setup tree export shellcheck
+.PHONY: check check-planted check-arm64 check-bisect lava lava-run model bench setup tree export shellcheck
 
 check:
 	@scripts/check.sh
@@ -9,10 +9,15 @@ check:
 check-planted:
 	@CHECK_PLANTED_ONLY=1 scripts/check.sh
 
-# Only the arm64 part of make check: the tip cross-built, booted in an
+# The arm64 boot that make check leaves out: the tip cross-built, booted in an
 # emulated arm64 guest, the futex selftests and ping_bench there.
 check-arm64:
 	@CHECK_ARM64_ONLY=1 scripts/check.sh
+
+# The whole bisect kernel built at every patch (make check compiles only
+# what each patch changes). Run it, and check-arm64, before sending.
+check-bisect:
+	@CHECK_BISECT=1 scripts/check.sh
 
 # The SPIN model of the PING futex word protocol (models/).
 model:

@@ -4,11 +4,18 @@
 # result with lava-test-case where LAVA's test shell provides it, and
 # prints the same lines otherwise, so that a run by hand reads alike.
 #
-#   selftests  every futex selftest program; each KTAP case becomes a
-#              test case PROGRAM_CASE (dots as underscores, as LKFT names
-#              kselftest cases), pass, fail or skip; a program that
-#              exits non-zero or times out is also one case, PROGRAM;
-#              kernel_log_clean fails on any kernel report in dmesg.
+#   selftests [PROGRAM...]
+#              every futex selftest program, or the ones named; each
+#              KTAP case becomes a test case PROGRAM_CASE (dots as
+#              underscores, as LKFT names kselftest cases), pass, fail or
+#              skip; a program that exits non-zero or times out is also
+#              one case, PROGRAM; kernel_log_clean fails on any kernel
+#              report in dmesg.
+#   torture SECONDS
+#              the kernel was booted with locktorture.torture_type=: let
+#              the torture run SECONDS from its start, then report
+#              locktorture (every statistics line says Fail: 0) and
+#              kernel_log_clean.
 #   bench      the perf bench futex rows of make bench (bench/*.rows) and
 #              ping_bench, each number a measurement.
 #
@@ -37,8 +44,12 @@ name() {
 
 selftests() {
 	cd "$dir/kselftest/futex/functional" || exit 2
-	for t in *; do
+	named=$#
+	[ $# -gt 0 ] || set -- *
+	for t; do
 		if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+			# A program named on the command line must be there.
+			[ "$named" -eq 0 ] || report "$(name "$t")" fail
 			continue
 		fi
 		case $t in *.sh) continue ;; esac
@@ -76,7 +87,12 @@ selftests() {
 		*) report "$(name "$t")" fail ;;
 		esac
 	done
-	# The kernel's verdict: no warning, lockdep, KASAN or other report.
+	kernel_log
+}
+
+# kernel_log: the kernel's verdict, no warning, lockdep, KASAN or other
+# report; the log itself framed for the host.
+kernel_log() {
 	echo "=== BEGIN dmesg"
 	dmesg
 	echo "=== END dmesg"
@@ -85,6 +101,27 @@ selftests() {
 	else
 		report kernel_log_clean pass
 	fi
+}
+
+# torture SECONDS: see above. The host judges the framed log again
+# (locktorture_verdict in scripts/verdict.sh).
+torture() {
+	secs=$1
+	start=$(dmesg | sed -n 's/^\[ *\([0-9]*\)\.[0-9]*\] .*-torture:--- Start of test.*/\1/p' | head -n 1)
+	if [ -z "$start" ]; then
+		report locktorture fail
+		kernel_log
+		return
+	fi
+	now=$(cut -d. -f1 /proc/uptime)
+	[ $((start + secs - now)) -le 0 ] || sleep $((start + secs - now))
+	if [ "$(dmesg | grep -c 'Writes: *Total:')" -ge 2 ] &&
+		! dmesg | grep 'Writes: *Total:' | grep -q -v -E 'Fail: 0( |$)'; then
+		report locktorture pass
+	else
+		report locktorture fail
+	fi
+	kernel_log
 }
 
 # value METRIC FILE: the figure of a perf bench futex run that make bench
@@ -151,10 +188,14 @@ bench() {
 }
 
 case ${1:-} in
-selftests) selftests ;;
+selftests)
+	shift
+	selftests "$@"
+	;;
+torture) torture "${2:?usage: futex-lava.sh torture SECONDS}" ;;
 bench) bench ;;
 *)
-	echo "usage: futex-lava.sh selftests|bench" >&2
+	echo "usage: futex-lava.sh selftests [PROGRAM...]|torture SECONDS|bench" >&2
 	exit 2
 	;;
 esac

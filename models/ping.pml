@@ -17,7 +17,7 @@
  * code is that of 23b21d4b3, only comments changed), and pi.c and core.c
  * of the same commit. Handoff, donor wake and spinning
  * (WP2, WP3) are not written yet and follow the design notes
- * (/work/shared/ping-design.md, section 4): "CODE: line numbers pending".
+ * (../shared/ping-design.md beside this repository, section 4): "CODE: line numbers pending".
  * models/README.md says what is abstracted away and how to run it.
  *
  * A word whose TID names no task is not taken over: FUTEX_LOCK_PING and

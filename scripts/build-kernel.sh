@@ -7,7 +7,9 @@
 # bisect flavour (never booted), plus configs/bisect.config alone. ARCH
 # is x86_64 (bzImage) or arm64 (Image, with Debian's
 # gcc-aarch64-linux-gnu). Prints the image's path; the build log is
-# OUT/build.log.
+# OUT/build.log. BUILD_TARGETS="dir/ file.o ..." builds those make
+# targets of the configured tree instead of the image (a compile check),
+# and prints nothing.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -72,5 +74,11 @@ bad=$(grep -h -E '^CONFIG_[A-Z0-9_]+=' "${frags[@]}" | sort -u | while IFS= read
 done || true)
 [ -z "$bad" ] || die "config options not set as requested in $out/.config: $bad"
 
+if [ -n "${BUILD_TARGETS:-}" ]; then
+	# shellcheck disable=SC2086 # one make target per word
+	logged "$out/build.log" "${kmake[@]}" $BUILD_TARGETS ||
+		die "kernel build ($BUILD_TARGETS) failed in $out (log: $out/build.log)"
+	exit 0
+fi
 logged "$out/build.log" "${kmake[@]}" "${image##*/}" || die "kernel build failed in $out (log: $out/build.log)"
 printf '%s\n' "$out/$image"

@@ -18,7 +18,7 @@ lock_workbench
 g() { git -C "$LINUX" "$@"; }
 
 if [ -n "$(g status --porcelain --untracked-files=no)" ]; then
-	g status --short --untracked-files=no | head -n 10 >&2
+	g status --short --untracked-files=no | head -n 10 >&2 || true
 	die "$LINUX has uncommitted changes; commit them before exporting"
 fi
 untracked=$(g status --porcelain | grep '^??' | head -n 5 || true)

@@ -24,7 +24,11 @@
 #       and device kind with placeholder addresses, and check them; no
 #       build.
 #   check KERNEL TOOLS OUT (make check): the x86_64 debug job on make
-#       check's kernel and static selftests, under lava-run.
+#       check's kernel and static selftests, under lava-run;
+#       LAVA_PROXY_EXEC=0 boots it with sched_proxy_exec=0, LAVA_CPUS=N
+#       with N CPUs, LAVA_PROGRAMS="P..." runs only those selftests;
+#       LAVA_TORTURE=TYPE makes it the torture job of TYPE instead
+#       (locktorture, LAVA_TORTURE_SECONDS, default 60).
 #   run (make lava-run): run the x86_64 debug job here under lava-run
 #       (Debian's lava-dispatcher) on a local QEMU device (lava-server's
 #       qemu device type, fetched from Debian), then turn its log into
@@ -43,13 +47,13 @@ artifacts=$lavadir/artifacts
 template=$TOP/lava/futex-job.yaml.jinja2
 py=/usr/bin/python3 # Debian's: jinja2, yaml, lava_common
 
-# render OUT ARCH FLAVOUR KERNEL_URL RAMDISK_URL [DEVICE_TYPE [BOOT_METHOD]]
+# render OUT ARCH FLAVOUR KERNEL_URL RAMDISK_URL [DEVICE_TYPE [BOOT_METHOD [VAR=VALUE...]]]
 render() {
 	local ktype=''
 	[ "$2" != arm64 ] || ktype=image
 	"$py" "$TOP/scripts/lava-render.py" "$template" "$1" arch="$2" flavour="$3" \
 		kernel_desc="${desc:-tip}" kernel_url="$4" ramdisk_url="$5" \
-		device_type="${6:-qemu}" boot_method="${7:-u-boot}" kernel_type="$ktype"
+		device_type="${6:-qemu}" boot_method="${7:-u-boot}" kernel_type="$ktype" "${@:8}"
 }
 
 image_of() { # image_of ARCH: the kernel image, in an O= build directory
@@ -61,7 +65,7 @@ validate() {
 	rm -rf "$d"
 	mkdir -p "$d"
 	for a in x86_64 arm64; do
-		for f in debug bench; do
+		for f in debug torture bench; do
 			render "$d/futex-$f-$a.yaml" "$a" "$f" "https://lab.invalid/$a/$f/$(basename "$(image_of "$a")")" \
 				"https://lab.invalid/$a/ramdisk.cpio.gz"
 			kind=u-boot
@@ -138,10 +142,11 @@ device_types() {
 	printf '%s\n' "$d/usr/share/lava-server/device-types"
 }
 
-# lava_run JOB OUT: run JOB here under lava-run on the local QEMU device;
-# its log is OUT/job.log. Returns lava-run's exit status.
+# lava_run JOB OUT [CPUS]: run JOB here under lava-run on the local QEMU
+# device (CPUS of them, default 2); its log is OUT/job.log. Returns
+# lava-run's exit status.
 lava_run() {
-	local job=$1 out=$2 dev rc=0 t0 types
+	local job=$1 out=$2 cpus=${3:-2} dev rc=0 t0 types
 	command -v lava-run >/dev/null || die "lava-run is not installed (make setup)"
 	rm -rf "$out"
 	mkdir -p "$out/tmp"
@@ -149,7 +154,7 @@ lava_run() {
 	types=$(device_types) || exit 1
 	LAVA_DEVICE_TYPES=$types "$py" "$TOP/scripts/lava-render.py" --lax \
 		"$TOP/lava/devices/qemu-local.jinja2" "$dev" arch=amd64 no_kvm=True memory=4096 \
-		'extra_options=["-smp 2"]'
+		"extra_options=[\"-smp $cpus\"]"
 	printf '  lava-run %s (log: %s)\n' "${job##*/}" "$out/job.log"
 	t0=$(date +%s)
 	# --foreground: a Ctrl-C reaches lava-run, which stops its QEMU.
@@ -173,11 +178,17 @@ run() {
 # bzImage) with a ramdisk of TOOLS (static selftests), under lava-run;
 # the log is OUT/job.log, the results OUT/results.
 check() {
-	local kernel=$1 tools=$2 out=$3 rc=0
+	local kernel=$1 tools=$2 out=$3 rc=0 cpus=${LAVA_CPUS:-2} f=debug
+	local -a vars=(proxy_exec="${LAVA_PROXY_EXEC:-1}" cpus="$cpus" programs="${LAVA_PROGRAMS:-}")
+	if [ -n "${LAVA_TORTURE:-}" ]; then
+		f=torture
+		vars+=(torture="$LAVA_TORTURE" seconds="${LAVA_TORTURE_SECONDS:-60}")
+	fi
 	mkdir -p "$out"
 	"$TOP/scripts/lava-ramdisk.sh" x86_64 "$tools" "$out/ramdisk.cpio.gz"
-	render "$out/futex-debug-x86_64.yaml" x86_64 debug "file://$kernel" "file://$out/ramdisk.cpio.gz"
-	lava_run "$out/futex-debug-x86_64.yaml" "$out/run" || rc=$?
+	render "$out/futex-$f-x86_64.yaml" x86_64 "$f" "file://$kernel" "file://$out/ramdisk.cpio.gz" \
+		qemu u-boot "${vars[@]}"
+	lava_run "$out/futex-$f-x86_64.yaml" "$out/run" "$cpus" || rc=$?
 	"$py" "$TOP/scripts/lava-results.py" "$out/results" "$out/run/job.log" || true
 	return "$rc"
 }

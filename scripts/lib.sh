@@ -108,7 +108,7 @@ am_patch() {
 	log=$(mktemp)
 	if ! git -C "$1" am -q --committer-date-is-author-date "$2" >"$log" 2>&1; then
 		git -C "$1" am --abort >/dev/null 2>&1 || true
-		sed 's/^/  /' "$log" | head -n 15 >&2
+		sed 's/^/  /' "$log" | head -n 15 >&2 || true
 		rm -f "$log"
 		die "patch does not apply: ${2#"$TOP"/}"
 	fi
@@ -194,4 +194,31 @@ kernel_unchanged() {
 		n=$((n + 1))
 	done
 	[ "$n" -gt 0 ]
+}
+
+# compile_targets TREE < FILES: the make targets that compile the kernel
+# code among FILES (paths in TREE, as git diff --name-only prints them),
+# and kernel/futex/: the directory of a changed .c or .h file, or the
+# object of a .c file in a directory with subdirectories (kernel/fork.o,
+# not all of kernel/). Headers under include/ have no target of their
+# own: the .c files of the same patch are their users here.
+compile_targets() {
+	local tree=$1 f d
+	{
+		echo kernel/futex/
+		while IFS= read -r f; do
+			case $f in
+			include/* | tools/* | scripts/* | Documentation/* | usr/*) continue ;;
+			*.c | *.h) ;;
+			*) continue ;;
+			esac
+			d=${f%/*}
+			[ -f "$tree/$d/Makefile" ] || continue
+			if [ -n "$(find "$tree/$d" -mindepth 2 -maxdepth 2 -name Makefile -print -quit)" ]; then
+				case $f in *.c) echo "${f%.c}.o" ;; esac
+			else
+				echo "$d/"
+			fi
+		done
+	} | sort -u | tr '\n' ' ' | sed 's/ $//'
 }

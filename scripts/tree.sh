@@ -35,7 +35,7 @@ check_unexported() {
 	[ -d "$LINUX/.git" ] || return 0
 	[ "${FORCE:-0}" = 1 ] && return 0
 	if [ -n "$(git -C "$LINUX" status --porcelain --untracked-files=no)" ]; then
-		git -C "$LINUX" status --short --untracked-files=no | head -n 10 >&2
+		git -C "$LINUX" status --short --untracked-files=no | head -n 10 >&2 || true
 		die "$LINUX has uncommitted changes; commit and 'make export' them, or FORCE=1 to discard"
 	fi
 	tmp=$(mktemp -d)
@@ -46,7 +46,7 @@ check_unexported() {
 		die "cannot export $LINUX to compare it with patches/; fix it or FORCE=1 to discard"
 	fi
 	if ! diff -r -q -x 'v[0-9]*' "$tmp/patches" "$PATCHES" >"$tmp/diff" 2>&1; then
-		sed 's/^/  /' "$tmp/diff" | head -n 10 >&2
+		sed 's/^/  /' "$tmp/diff" | head -n 10 >&2 || true
 		die "$LINUX holds work that is not in patches/; run 'make export' first, or FORCE=1 to discard"
 	fi
 }

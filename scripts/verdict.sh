@@ -174,10 +174,18 @@ splat_classes=(
 )
 
 # splat_scan LABEL FILE...: one FAIL line per class of report found in
-# the FILEs, with its first line; a PASS line when there is none.
+# the FILEs, with its first line; a PASS line when there is none. A FILE
+# that is missing or empty is a FAIL: a log that was not written cannot
+# be clean.
 splat_scan() {
-	local label=$1 c name re hit found=0
+	local label=$1 c name re hit found=0 f
 	shift
+	for f; do
+		if [ ! -s "$f" ]; then
+			printf 'FAIL kernel log clean (%s): no log: %s is missing or empty\n' "$label" "$f"
+			return
+		fi
+	done
 	for c in "${splat_classes[@]}"; do
 		name=${c%%|*} re=${c#*|}
 		hit=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -m 1 -E "$re" || true)
@@ -206,24 +214,27 @@ splat_scan() {
 locktorture_verdict() {
 	local type=$1 stats n first last bad
 	shift
-	if ! cat "$@" 2>/dev/null | grep -a -q -F "$type-torture:--- Start of test"; then
+	# grep on the files, not at the end of a pipe: grep -q would end
+	# the pipe early, and pipefail would take that for "not found".
+	if ! grep -a -q -F "$type-torture:--- Start of test" "$@" 2>/dev/null; then
 		printf 'FAIL locktorture %s: did not start (no "%s-torture:--- Start of test" in the kernel log)\n' "$type" "$type"
 		return
 	fi
-	stats=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -E 'Writes: +Total: ' || true)
-	n=$(printf '%s' "$stats" | grep -c 'Total: ' || true)
+	# awk reads every line: no reader in these pipes stops early.
+	stats=$(cat "$@" 2>/dev/null | tr -d '\r' | awk '/Writes: +Total: /')
+	n=$(awk '/Total: / { n++ } END { print n + 0 }' <<<"$stats")
 	if [ "$n" -lt 2 ]; then
 		printf 'FAIL locktorture %s: %s statistics lines\n' "$type" "$n"
 		return
 	fi
-	bad=$(printf '%s\n' "$stats" | grep -v -E 'Fail: 0( |$)' | head -n 1 || true)
+	bad=$(awk '!/Fail: 0( |$)/ && !found { found = 1; print }' <<<"$stats")
 	if [ -n "$bad" ]; then
 		printf 'FAIL locktorture %s: mutual exclusion broken: %s\n' "$type" "Writes:${bad#*Writes:}"
 	else
 		printf 'PASS locktorture %s: no mutual exclusion failure in %s statistics lines\n' "$type" "$n"
 	fi
-	first=$(printf '%s\n' "$stats" | head -n 1 | sed -E 's/.*Total: +([0-9]+).*/\1/')
-	last=$(printf '%s\n' "$stats" | tail -n 1 | sed -E 's/.*Total: +([0-9]+).*/\1/')
+	first=$(awk 'NR == 1 { sub(/.*Total: +/, ""); sub(/[^0-9].*/, ""); print }' <<<"$stats")
+	last=$(awk '{ l = $0 } END { sub(/.*Total: +/, "", l); sub(/[^0-9].*/, "", l); print l }' <<<"$stats")
 	if [ "${last:-0}" -gt "${first:-0}" ]; then
 		printf 'PASS locktorture %s: writes went on (%s -> %s)\n' "$type" "$first" "$last"
 	else

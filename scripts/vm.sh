@@ -177,7 +177,7 @@ rm -f "$script"
 script=
 
 if grep -q -E 'Kernel panic - not syncing' "$log"; then
-	grep -E -B5 -A15 'Kernel panic - not syncing|(WARNING|BUG):' "$log" | head -n 40 >&2
+	grep -E -B5 -A15 'Kernel panic - not syncing|(WARNING|BUG):' "$log" | head -n 40 >&2 || true
 	die "guest kernel panicked (log: $log)"
 fi
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then

@@ -9,7 +9,11 @@
 #     directory;
 #   - a kernel WARNING: LKDTM's WARNING crash point;
 #   - a lockdep report: LKDTM's SPINLOCKUP taken once, which returns to
-#     user space with a spinlock held.
+#     user space with a spinlock held;
+#   - a lock that excludes nobody: the boot runs locktorture's
+#     lock_busted (the host's command line names it); its log goes to
+#     OUT_DIR/torture-dmesg.txt, the rest to OUT_DIR/dmesg.txt;
+#   - a panic: sysrq c, last, once the evidence is written.
 # futex_wait_timeout runs unchanged, so that a verdict that fails
 # everything is not mistaken for one that detects.
 set -u
@@ -18,6 +22,16 @@ out=${2:?}
 # Absolute: the programs run from a copy in /tmp.
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+# locktorture's lock_busted runs from boot: two statistics lines for its
+# verdict (at most 60 s), kept apart; then the log is cleared, so that
+# the torture's own warning does not stand for the planted one below.
+for _ in $(seq 60); do
+	[ "$(dmesg | grep -c 'Writes: *Total:')" -lt 2 ] || break
+	sleep 1
+done
+dmesg >"$out/torture-dmesg.txt" 2>&1
+dmesg -C
 dir=$(mktemp -d /tmp/planted.XXXXXX)
 cp -a "$src/futex_wait_timeout" "$dir/" || exit 2
 cat >"$dir/futex_requeue" <<-'EOF'
@@ -38,9 +52,12 @@ mountpoint -q "$dbg" || mount -t debugfs none "$dbg" || exit 2
 echo WARNING >"$dbg/provoke-crash/DIRECT"
 sleep 1
 # The lock stays held by nobody who will release it, and this shell's
-# CPU runs with preemption disabled from here on: this is the last thing
-# the planted guest does.
+# CPU runs with preemption disabled from here on: after it, the guest
+# only reads its log and panics.
 sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT"
 sleep 1
 dmesg >"$out/dmesg.txt" 2>&1
 echo ok >"$out/done"
+sync
+echo c >/proc/sysrq-trigger
+sleep 60

@@ -343,6 +343,34 @@ t_bad_input() {
 	[ "$(git -C "$LINUX" rev-parse base-7.3.4)" = "$(git -C "$KERNEL_SRC" rev-parse master)" ]
 }
 
+# make check compiles, at each patch, the directories of the C files it
+# changes (the objects, in a directory with subdirectories) and
+# kernel/futex/; headers, tools and documentation have no target.
+t_compile_targets() {
+	local d=$T/ct got
+	mkdir -p "$d/kernel/futex" "$d/kernel/sched" "$d/init" "$d/include/linux" "$d/tools/x"
+	touch "$d/kernel/Makefile" "$d/kernel/futex/Makefile" "$d/kernel/sched/Makefile" "$d/init/Makefile" \
+		"$d/tools/x/Makefile"
+	# lib.sh in a shell of its own: it sets TOP and WORK.
+	ct() { bash -c '. "$1/scripts/lib.sh" && compile_targets "$2"' ct "$TOP" "$d"; }
+	got=$(printf '%s\n' include/linux/sched.h kernel/fork.c kernel/sched/core.c kernel/sched/sched.h \
+		init/init_task.c tools/x/a.c Documentation/a.rst kernel/futex/Makefile | ct)
+	[ "$got" = "init/ kernel/fork.o kernel/futex/ kernel/sched/" ] || { echo "got: '$got'"; return 1; }
+	got=$(printf 'include/linux/restart_block.h\n' | ct)
+	[ "$got" = "kernel/futex/" ] || { echo "got: '$got'"; return 1; }
+}
+
+# make check's modes: 1, 0 or unset, one at a time; anything else is bad
+# input, refused before anything is deleted.
+t_check_modes() {
+	env_for "$T/cm"
+	mkdir -p "$WORK/check"
+	touch "$WORK/check/keep"
+	CHECK_TIP_ONLY=yes expect_usage "CHECK_TIP_ONLY=yes: 1, 0 or unset" "$TOP/scripts/check.sh"
+	CHECK_TIP_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check.sh"
+	[ -e "$WORK/check/keep" ]
+}
+
 # hold_lock FILE: a process that holds flock on FILE, as a workbench run
 # does, until killed; its pid in $holder and in FILE.
 hold_lock() {
@@ -555,6 +583,16 @@ t_verdict() {
 		. "$TOP/scripts/verdict.sh"
 		splat_scan clean "$r/clean.txt"
 	) | grep -q -x 'PASS kernel log clean (clean)'
+	# A log that was not written, or is empty, is no clean log.
+	: >"$r/empty.txt"
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		splat_scan lost "$r/clean.txt" "$r/nowhere.txt"
+		splat_scan empty "$r/empty.txt"
+	)
+	grep -q -x "FAIL kernel log clean (lost): no log: $r/nowhere.txt is missing or empty" <<<"$v"
+	grep -q -x "FAIL kernel log clean (empty): no log: $r/empty.txt is missing or empty" <<<"$v"
 }
 
 # ping_bench_verdict on the logs of tests/guest-ping-bench.sh: good runs,
@@ -686,15 +724,21 @@ t_locktorture_verdict() {
 	printf '%s\n[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n[ 35.0] Writes:  Total: 900  Max/Min: 300/200   Fail: 1 !!!\n' "$start" >"$r/broken.txt"
 	printf '%s\n[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n[ 35.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n' "$start" >"$r/stalled.txt"
 	printf '[ 20.0] Writes:  Total: 100  Max/Min: 30/20   Fail: 0 \n' >"$r/none.txt"
+	# A long log (more than a pipe holds after its start line).
+	{
+		cat "$r/good.txt"
+		seq -f '[ 40.0] later line %g' 50000
+	} >"$r/long.txt"
 	v=$(
 		# shellcheck source=scripts/verdict.sh
 		. "$TOP/scripts/verdict.sh"
-		for f in good broken stalled none; do
+		for f in good broken stalled none long; do
 			locktorture_verdict mutex_lock "$r/$f.txt" | sed "s/^/$f: /"
 		done
 	)
 	printf '%s\n' "$v"
 	[ "$(grep -c '^good: PASS' <<<"$v")" -eq 2 ] && ! grep -q '^good: FAIL' <<<"$v" &&
+		[ "$(grep -c '^long: PASS' <<<"$v")" -eq 2 ] &&
 		grep -q '^broken: FAIL locktorture mutex_lock: mutual exclusion broken: Writes:  Total: 900' <<<"$v" &&
 		grep -q '^stalled: FAIL locktorture mutex_lock: writes stopped at 100' <<<"$v" &&
 		grep -q '^none: FAIL locktorture mutex_lock: did not start' <<<"$v"
@@ -755,9 +799,17 @@ t_planted() {
 	# objtool's sources, or Documentation/Kconfig, taken for kernel-neutral.
 	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
+	# Every C file's directory, or no kernel/futex/; modes taken by -z.
+	plant compile-targets scripts/lib.sh 's/-mindepth 2 -maxdepth 2 -name Makefile -print -quit/-name NoSuchFile -print -quit/'
+	plant compile-targets scripts/lib.sh 's|^\t\techo kernel/futex/$|\t\t:|'
+	plant check-modes-are-checked scripts/check.sh "s/^\t\*) usage_error \"\$var=.*/\t*) mode=\${v#*:} ;;/"
 	plant verdict-detects scripts/verdict.sh "/^\t'lockdep|possible/d"
+	# A lost log taken for a clean one.
+	plant verdict-detects scripts/verdict.sh 's/^\t\tif \[ ! -s "\$f" \]; then$/\t\tif false; then/'
 	# locktorture_verdict that no longer reads the Fail: count.
-	plant locktorture-verdict-detects scripts/verdict.sh 's/grep -v -E .Fail: 0( |\$)./grep -v -E "."/'
+	plant locktorture-verdict-detects scripts/verdict.sh 's/!\/Fail: 0( |\$)\/ \&\& !found/!found \&\& 0/'
+	# The start line looked for at the end of a pipe (pipefail's trap).
+	plant locktorture-verdict-detects scripts/verdict.sh 's/if ! grep -a -q -F "\$type-torture:--- Start of test" "\$@" 2>\/dev\/null; then/if ! cat "$@" | grep -a -q -F "$type-torture:--- Start of test"; then/'
 	# ping_bench_verdict that takes any summary for an exact counter, or
 	# no longer checks the uncontended runs.
 	plant ping-bench-verdict-detects scripts/verdict.sh 's/if (b\[1\] == b\[3\]) ok = 1/ok = 1/'
@@ -792,6 +844,8 @@ run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
 run futex-lava-detects t_futex_lava
 run kernel-unchanged-is-exact t_kernel_unchanged
+run compile-targets t_compile_targets
+run check-modes-are-checked t_check_modes
 run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
 if [ $((pass + fail)) -eq 0 ]; then

@@ -13,7 +13,9 @@
 #		kernel builds)
 # Environment: MODEL_OUT (work directory, default work/model),
 #   MODEL_JOBS (searches at a time, default 2),
-#   MODEL_TIMEOUT (seconds per search, default 240),
+#   MODEL_TIMEOUT (CPU seconds per search, default 240: a limit of CPU
+#     time, not of wall time, so that a search beside a kernel build is
+#     not cut short for running slowly),
 #   MODEL_MEMLIM (MB per search, default 4000).
 
 set -euo pipefail
@@ -108,7 +110,7 @@ search() {
 	shift
 	t0=$SECONDS
 	RC=0
-	(cd "$dir" && timeout "$TIMEOUT" nice -n 5 ./pan "$@" >pan.out 2>&1) || true
+	(cd "$dir" && ulimit -t "$TIMEOUT" && nice -n 5 ./pan "$@" >pan.out 2>&1) || true
 	SECS=$((SECONDS - t0))
 	STATES=$(awk '/states, stored/ { print $1; exit }' "$dir/pan.out")
 	STATES=${STATES:-?}
@@ -184,7 +186,7 @@ safety() {
 			return
 		fi
 		if [ "$RC" -eq 2 ]; then
-			fail "$label: search did not finish in ${TIMEOUT}s/${MEMLIM}MB (see $dir/pan.out)"
+			fail "$label: search did not finish in ${TIMEOUT} s of CPU, ${MEMLIM} MB (see $dir/pan.out)"
 			return
 		fi
 		p=$(failed_prop "$dir")
@@ -219,7 +221,7 @@ liveness() {
 		fail "no lost wakeup, LTL <>(all threads finish) ($label, ${SECS}s)"
 		trail "$dir" "$@" -DLIVENESS -DCHECK=0
 		;;
-	*) fail "no lost wakeup, LTL ($label): search did not finish in ${TIMEOUT}s/${MEMLIM}MB" ;;
+	*) fail "no lost wakeup, LTL ($label): search did not finish in ${TIMEOUT} s of CPU, ${MEMLIM} MB" ;;
 	esac
 }
 
@@ -239,7 +241,7 @@ variant() {
 		fail "variant $name, $desc: P$p ${PNAME[$p]:-} fails (N=3, ${SECS}s)"
 		trail "$dir" "$@"
 		;;
-	*) fail "variant $name: search did not finish in ${TIMEOUT}s/${MEMLIM}MB" ;;
+	*) fail "variant $name: search did not finish in ${TIMEOUT} s of CPU, ${MEMLIM} MB" ;;
 	esac
 }
 
@@ -257,7 +259,7 @@ mutant() {
 			"$name" "$p" "${PNAME[$p]:-}" "$STATES" "$SECS"
 		;;
 	0) fail "mutant $name is not caught ($STATES states, ${SECS}s)" ;;
-	*) fail "mutant $name: search did not finish in ${TIMEOUT}s/${MEMLIM}MB" ;;
+	*) fail "mutant $name: search did not finish in ${TIMEOUT} s of CPU, ${MEMLIM} MB" ;;
 	esac
 }
 

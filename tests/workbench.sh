@@ -382,7 +382,7 @@ hold_lock() {
 	) &
 	holder=$!
 	kids+=("$holder")
-	wait_for 10 grep -q "^$holder\$" "$1"
+	wait_for 60 grep -q "^$holder\$" "$1"
 }
 
 t_lock() {
@@ -396,8 +396,8 @@ t_lock() {
 	# A script that runs other scripts that lock does not wait for
 	# itself: queue.sh runs tree.sh (no work/linux yet), which runs
 	# export.sh (work/linux exists).
-	timeout 20 "$TOP/scripts/queue.sh" "$WORK/src-q"
-	timeout 20 "$TOP/scripts/tree.sh"
+	timeout 300 "$TOP/scripts/queue.sh" "$WORK/src-q"
+	timeout 300 "$TOP/scripts/tree.sh"
 	# Another run uses work/: tree.sh waits, and says for whom.
 	hold_lock "$WORK/.lock"
 	rc=0
@@ -475,19 +475,19 @@ interrupt_vm() {
 	rm -f "$d/vng.pid" "$d/qemu.pid"
 	"$TOP/scripts/vm.sh" "$d/bzImage" "$d/guest.log" -- true >"$d/vm.out" 2>&1 &
 	vm=$!
-	wait_for 20 test -s "$d/vng.pid"
+	wait_for 120 test -s "$d/vng.pid"
 	fakes=("$(cat "$d/vng.pid")" "$(cat "$d/qemu.pid")")
 	kids+=("${fakes[@]}")
 	kill "-$sig" "$vm"
-	if ! wait_for 5 ended "$vm"; then
-		echo "vm.sh still runs 5s after SIG$sig"
+	if ! wait_for 30 ended "$vm"; then
+		echo "vm.sh still runs 30s after SIG$sig"
 		kill -KILL "$vm"
 		return 1
 	fi
 	wait "$vm" || rc=$?
 	[ "$rc" -eq "$want" ] || { echo "vm.sh: exit status $rc after SIG$sig, expected $want"; return 1; }
-	if ! wait_for 5 ended "${fakes[@]}"; then
-		echo "the fake vng or qemu still runs 5s after SIG$sig to vm.sh"
+	if ! wait_for 30 ended "${fakes[@]}"; then
+		echo "the fake vng or qemu still runs 30s after SIG$sig to vm.sh"
 		return 1
 	fi
 	if [ -n "$(ls -A "$WORK/guest")" ]; then

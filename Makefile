@@ -14,8 +14,8 @@ check-planted:
 check-arm64:
 	@CHECK_ARM64_ONLY=1 scripts/check.sh
 
-# The whole bisect kernel built at every patch (make check compiles only
-# what each patch changes). Run it, and check-arm64, before sending.
+# Every patch built, the whole bisect kernel and the tools it changes (make
+# check builds the tip only). Run it, and check-arm64, before sending.
 check-bisect:
 	@CHECK_BISECT=1 scripts/check.sh
 

@@ -366,8 +366,8 @@ t_check_modes() {
 	env_for "$T/cm"
 	mkdir -p "$WORK/check"
 	touch "$WORK/check/keep"
-	CHECK_TIP_ONLY=yes expect_usage "CHECK_TIP_ONLY=yes: 1, 0 or unset" "$TOP/scripts/check.sh"
-	CHECK_TIP_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check.sh"
+	CHECK_PLANTED_ONLY=yes expect_usage "CHECK_PLANTED_ONLY=yes: 1, 0 or unset" "$TOP/scripts/check.sh"
+	CHECK_PLANTED_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check.sh"
 	[ -e "$WORK/check/keep" ]
 }
 

@@ -121,14 +121,6 @@ run_guest() {
 	"$@" </dev/null >"$out" 2>&1 &
 	guest=$!
 	rc=0
-	# A trapped signal that comes just as the wait builtin starts to
-	# block can be left pending until the child ends (seen once in a
-	# loaded run: vm.sh still ran 30 s after SIGINT): wait in steps of
-	# half a second, each of which ends the wait for such a signal.
-	while running "$guest"; do
-		sleep 0.5 &
-		wait "$!" || true
-	done
 	wait "$guest" || rc=$?
 	guest=
 }

@@ -473,14 +473,21 @@ fake_vng() {
 interrupt_vm() {
 	local sig=$1 want=$2 d=$FAKE_VNG_DIR vm rc=0
 	rm -f "$d/vng.pid" "$d/qemu.pid"
-	"$TOP/scripts/vm.sh" "$d/bzImage" "$d/guest.log" -- true >"$d/vm.out" 2>&1 &
+	# A signal ignored when a shell starts cannot be trapped there: a
+	# workbench run started in the background (nohup make check &)
+	# ignores SIGINT, and vm.sh would too. The default, as under a
+	# terminal's Ctrl-C.
+	env --default-signal=INT,TERM,HUP "$TOP/scripts/vm.sh" "$d/bzImage" "$d/guest.log" -- true >"$d/vm.out" 2>&1 &
 	vm=$!
 	wait_for 120 test -s "$d/vng.pid"
 	fakes=("$(cat "$d/vng.pid")" "$(cat "$d/qemu.pid")")
 	kids+=("${fakes[@]}")
 	kill "-$sig" "$vm"
 	if ! wait_for 30 ended "$vm"; then
-		echo "vm.sh still runs 30s after SIG$sig"
+		echo "vm.sh still runs 30s after SIG$sig; its processes:"
+		ps -o pid,ppid,pgid,stat,wchan:20,args --pid "$vm" --ppid "$vm" || true
+		grep -h -E '^Sig(Blk|Ign|Cgt)' /proc/"$vm"/status || true
+		tail -n 3 "$d/vm.out"
 		kill -KILL "$vm"
 		return 1
 	fi

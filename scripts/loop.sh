@@ -92,5 +92,7 @@ loop_runs() {
 	[ "$failed" = 0 ] && [ "$rc" = 0 ]
 }
 
-step "$runs runs of $*, sched_proxy_exec=$pe${build/1/, a kernel build beside}" loop_runs "$@"
+beside=
+[ "$build" = 0 ] || beside=", a kernel build beside"
+step "$runs runs of $*, sched_proxy_exec=$pe$beside" loop_runs "$@"
 ! step_failed

@@ -41,8 +41,9 @@ for p in "$@"; do
 	[ -x "$tdir/$p" ] || die "no selftest $p in $tdir"
 done
 
-name=loop-pe$pe${bits/64/}
-res=$WORK/guest/$name log=$WORK/$name.log
+loopname=loop-pe$pe
+[ "$bits" = 64 ] || loopname=$loopname-i386
+res=$WORK/guest/$loopname log=$WORK/$loopname.log
 rm -rf "$res"
 mkdir -p "$res"
 
@@ -66,7 +67,7 @@ if [ "$build" = 1 ]; then
 fi
 
 loop_runs() {
-	local rc=0 v secs i pattern passed=0 failed=0 allowed=$WORK/$name.skips
+	local rc=0 v secs i pattern passed=0 failed=0 allowed=$WORK/$loopname.skips
 	"$TOP/scripts/vm.sh" -t $((runs * 900)) -a sched_proxy_exec="$pe" -a panic_on_warn=1 \
 		-a kmemleak=off "$kernel" "$log" -- bash -c "$cmd" || rc=$?
 	cat "$TOP/tests/selftests.skips" >"$allowed"
@@ -85,10 +86,10 @@ loop_runs() {
 			printf 'run %3d: pass (%s s)\n' "$i" "$secs"
 		fi
 	done
-	v=$(splat_scan "$name" "$log")
+	v=$(splat_scan "$loopname" "$log")
 	printf '%s\n' "$v"
 	case $v in FAIL*) rc=1 ;; esac
-	printf '%s: %d of %d runs passed, %d failed\n' "$name" "$passed" "$runs" "$failed"
+	printf '%s: %d of %d runs passed, %d failed\n' "$loopname" "$passed" "$runs" "$failed"
 	[ "$failed" = 0 ] && [ "$rc" = 0 ]
 }
 

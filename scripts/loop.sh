@@ -62,8 +62,9 @@ if [ "$build" = 1 ]; then
 		done
 	) &
 	builder=$!
-	# shellcheck disable=SC2064
-	trap "kill -- -$builder 2>/dev/null || kill $builder 2>/dev/null; pkill -P $builder 2>/dev/null" EXIT
+	# The builder and everything it started (make, the compilers): its
+	# children outlive a kill of the subshell alone.
+	trap 'kill $(tree_pids "$builder") 2>/dev/null || true' EXIT
 fi
 
 loop_runs() {

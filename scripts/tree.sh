@@ -189,17 +189,60 @@ apply_series() {
 	printf '  %s: %s patches\n' "$branch" "$(series_patches "$dir" | wc -l)"
 }
 
-# apply_posted DIR: the series as posted in DIR (patches/vK), stacked on the
-# base as they were, each tip tagged series/NN-topic-vK, for range-diffs
+# patch_ids REV: the prerequisite-patch-id lines that git format-patch
+# --base writes for a series on top of REV, sorted, into ids_of[REV]. Asked
+# of git itself (for an empty commit on REV): git's own patch-ids differ
+# from those of "git patch-id --stable" for some patches.
+declare -A ids_of=()
+patch_ids() {
+	local top
+	[ -z "${ids_of[$1]+set}" ] || return 0
+	top=$(git -C "$LINUX" commit-tree -p "$1" -m top "$1^{tree}")
+	ids_of[$1]=$(git -C "$LINUX" format-patch --always --stdout \
+		--base="$BASE_TAG" "$1..$top" |
+		sed -n 's/^prerequisite-patch-id: //p' | sort)
+}
+
+# posted_parent DIR PREV: set parent to what the posted series in DIR was
+# sent on top of. Its cover letter's prerequisite-patch-id lines name the
+# patches between the base and it; where these are a series here (a version
+# posted earlier, or the series being worked on: v1 of 04 sits on v2 of
+# 01-03), that series. Otherwise (no cover letter, or prerequisites that
+# were a draft never kept, as for v1 of 02 and 03) the series before it in
+# the same folder, PREV.
+posted_parent() {
+	local cover=$1/0000-cover-letter.patch want ref refs
+	parent=$2
+	[ -f "$cover" ] || return 0
+	want=$(sed -n 's/^prerequisite-patch-id: //p' "$cover" | sort)
+	if [ -z "$want" ]; then
+		parent=$BASE_TAG
+		return 0
+	fi
+	mapfile -t refs < <(git -C "$LINUX" for-each-ref --format='%(refname)' \
+		'refs/heads/series/' 'refs/tags/series/')
+	for ref in "${refs[@]}"; do
+		patch_ids "$ref"
+		if [ "${ids_of[$ref]}" = "$want" ]; then
+			parent=$ref
+			return 0
+		fi
+	done
+}
+
+# apply_posted DIR: the series as posted in DIR (patches/vK), each on what
+# it was sent on top of, each tip tagged series/NN-topic-vK, for range-diffs
 # against the version being worked on (export.sh).
 apply_posted() {
-	local vdir=$1 v d p
+	local vdir=$1 v d p parent prev=$BASE_TAG
 	v=${vdir##*/}
-	git -C "$LINUX" checkout -q --detach "$BASE_TAG"
 	while IFS= read -r d; do
+		posted_parent "$d" "$prev"
+		git -C "$LINUX" checkout -q --detach "$parent"
 		while IFS= read -r p; do
 			am_patch "$LINUX" "$p"
 		done < <(series_patches "$d")
+		prev=refs/tags/series/${d##*/}-$v
 		git -C "$LINUX" tag -f "series/${d##*/}-$v" >/dev/null
 		printf '  series/%s-%s (as posted): %s patches\n' "${d##*/}" "$v" \
 			"$(series_patches "$d" | wc -l)"
@@ -223,11 +266,14 @@ if [ -e "$LINUX" ]; then
 	rm -rf "$LINUX"
 fi
 mv "$new" "$LINUX"
-for d in "$PATCHES"/v[0-9]*/; do
-	[ -d "$d" ] && apply_posted "${d%/}"
-done
 git -C "$LINUX" checkout -q --detach "$BASE_TAG"
 while IFS= read -r d; do
 	apply_series "$d"
 done < <(series_dirs)
+# The versions posted before, after the series they may sit on.
+tip=$(git -C "$LINUX" symbolic-ref -q HEAD || git -C "$LINUX" rev-parse HEAD)
+for d in "$PATCHES"/v[0-9]*/; do
+	[ -d "$d" ] && apply_posted "${d%/}"
+done
+git -C "$LINUX" checkout -q "${tip#refs/heads/}"
 printf '  %s at %s\n' "$LINUX" "$(git -C "$LINUX" describe --tags --always HEAD)"

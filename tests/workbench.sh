@@ -207,6 +207,39 @@ t_export_versions() {
 	grep -q '^2: .* ! 2: .* futex: Add b' <<<"$rd"
 }
 
+# A posted series sits on what its cover letter's prerequisite-patch-id
+# lines name, even when that is the newer version of the series before it
+# (v1 of 04-06 was sent on v2 of 01-03), not on the folder's older version.
+t_posted_on_newer() {
+	env_for "$T/pn"
+	fake_kernel "$KERNEL_SRC"
+	"$TOP/scripts/tree.sh"
+	git -C "$LINUX" checkout -q -b series/01-first
+	commit futex.c 'int a;' 'futex: Add a'
+	git -C "$LINUX" config branch.series/01-first.description "$(printf 'futex: First\n\nBlurb.')"
+	"$TOP/scripts/export.sh"
+	mkdir -p "$PATCHES/v1"
+	cp -a "$PATCHES/01-first" "$PATCHES/v1/"
+	sed -i 's/^int a;$/int a2;/' "$LINUX/futex.c"
+	git -C "$LINUX" commit -q --amend -a --no-edit
+	git -C "$LINUX" checkout -q -b series/02-second
+	commit futex.c 'int c;' 'futex: Add c'
+	git -C "$LINUX" config branch.series/02-second.description "$(printf 'futex: Second\n\nBlurb.')"
+	"$TOP/scripts/export.sh"
+	cp -a "$PATCHES/02-second" "$PATCHES/v1/"
+	git -C "$LINUX" commit -q --amend -m 'futex: Add c' -m 'Explain better why.'
+	"$TOP/scripts/export.sh"
+	cp -a "$PATCHES" "$T/pn/saved"
+	"$TOP/scripts/tree.sh"
+	[ "$(git -C "$LINUX" rev-parse series/02-second-v1~1)" = \
+		"$(git -C "$LINUX" rev-parse series/01-first)" ]
+	[ "$(git -C "$LINUX" rev-parse series/01-first-v1~1)" = \
+		"$(git -C "$LINUX" rev-parse base-7.3.4)" ]
+	[ "$(git -C "$LINUX" symbolic-ref HEAD)" = refs/heads/series/02-second ]
+	"$TOP/scripts/export.sh"
+	diff -r "$T/pn/saved" "$PATCHES"
+}
+
 t_tree_refuses_unexported() {
 	env_for "$T/ue"
 	fake_kernel "$KERNEL_SRC"
@@ -787,6 +820,9 @@ t_planted() {
 	plant export-round-trip scripts/export.sh 's/ --cover-letter / /'
 	plant export-round-trip scripts/export.sh \
 		's|^\tprev=\$b$|\tdate +%N >>"$out/$name/0000-cover-letter.patch"\n&|'
+	# tree.sh stacks a posted series on the folder's series before it,
+	# whatever its cover letter's prerequisites say.
+	plant posted-on-newer scripts/tree.sh 's/^\t\tposted_parent "\$d" "\$prev"$/\t\tparent=$prev/'
 	# tree.sh cuts a cover letter's blurb at a paragraph that looks like
 	# git's shortlog.
 	plant export-round-trip scripts/tree.sh 's/^\t\tif (got == total && total > 0) end = j + 1$/\t\t# &/'
@@ -838,6 +874,7 @@ run run-fails-on-any-step t_run_fails_on_any_step
 run shellcheck t_shellcheck
 run export-round-trip t_export_round_trip
 run export-versions t_export_versions
+run posted-on-newer t_posted_on_newer
 run tree-refuses-unexported-work t_tree_refuses_unexported
 run broken-patch-fails t_broken_patch
 run corrupt-download-fails t_corrupt_download

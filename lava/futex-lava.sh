@@ -93,13 +93,21 @@ selftests() {
 	kernel_log
 }
 
-# kernel_log: the kernel's verdict, no warning, lockdep, KASAN or other
-# report; the log itself framed for the host.
+# kernel_log: the kernel's verdict, no report of a class in
+# kernel-log-badness (warning, lockdep, KASAN, lockup, stall...), which the
+# host's verdict reads too; an empty log or a missing pattern file fails.
+# The log itself framed for the host.
 kernel_log() {
+	log=$("$dmesg")
 	echo "=== BEGIN dmesg"
-	"$dmesg"
+	printf '%s\n' "$log"
 	echo "=== END dmesg"
-	if "$dmesg" | grep -q -E 'WARNING:|BUG:|KASAN:|UBSAN:|possible (recursive|circular) locking|inconsistent lock state|Oops|Call Trace:|blocked for more than|rcu.*detected stalls|soft lockup|unreferenced object'; then
+	badness=$dir/kernel-log-badness
+	re=$(grep -v -e '^#' -e '^$' -e '^ignore|' "$badness" 2>/dev/null |
+		sed 's/^[^|]*|//' | tr '\n' '|')
+	ignore=$(sed -n 's/^ignore|//p' "$badness" 2>/dev/null)
+	if [ -z "$log" ] || [ -z "$re" ] ||
+		printf '%s\n' "$log" | grep -v -E "${ignore:-^\$}" | grep -q -E "${re%|}"; then
 		report kernel_log_clean fail
 	else
 		report kernel_log_clean pass

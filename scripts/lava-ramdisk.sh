@@ -63,6 +63,7 @@ done
 [ ! -x "$tools/perf/perf" ] || install -m 755 "$tools/perf/perf" "$r/opt/futex/perf"
 cp "$TOP"/bench/*.rows "$r/opt/futex/bench/"
 install -m 755 "$TOP/lava/futex-lava.sh" "$r/opt/futex/futex-lava.sh"
+install -m 644 "$TOP/lava/kernel-log-badness" "$r/opt/futex/kernel-log-badness"
 
 mkdir -p "$(dirname "$out")"
 (cd "$r" && find . | LC_ALL=C sort | cpio --quiet -o -H newc --owner 0:0) | gzip -9 >"$out.tmp"

@@ -157,28 +157,24 @@ selftest_verdict() {
 }
 
 # The kernel log must hold no warning, bug, lockdep, KASAN or kmemleak
-# report, no lockup or stall. Each finding is classified, so that a
+# report, no lockup or stall: the classes of lava/kernel-log-badness, which
+# the LAVA guest's script reads too. Each finding is classified, so that a
 # planted lockdep report is known to be seen as one and not merely as
 # "some WARNING".
-splat_classes=(
-	'lockdep|possible (circular|recursive) locking|inconsistent lock state|lock held when returning to user space|possible irq lock inversion|suspicious RCU usage|bad unlock balance|held lock freed|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator'
-	'KASAN|BUG: KASAN'
-	'kmemleak|unreferenced object 0x|kmemleak: [0-9]+ new suspected memory leaks'
-	'soft lockup|BUG: soft lockup'
-	'hung task|INFO: task .* blocked for more than'
-	'RCU stall|rcu: INFO: .*detected stalls|rcu_(sched|preempt) detected stalls'
-	'UBSAN|UBSAN:'
-	'WARNING|WARNING:'
-	'BUG|BUG:|general protection fault|Oops'
-	'panic|Kernel panic'
-)
+badness_file=$(dirname "${BASH_SOURCE[0]}")/../lava/kernel-log-badness
+mapfile -t splat_classes < <(grep -v -e '^#' -e '^$' -e '^ignore|' "$badness_file")
+splat_ignore=$(sed -n 's/^ignore|//p' "$badness_file")
+# What the specific classes match: WARNING and BUG are named only for
+# lines none of them took.
+splat_specific=$(printf '%s\n' "${splat_classes[@]}" |
+	grep -v -E '^(WARNING|BUG|panic|other)\|' | sed 's/^[^|]*|//' | paste -s -d '|')
 
 # splat_scan LABEL FILE...: one FAIL line per class of report found in
 # the FILEs, with its first line; a PASS line when there is none. A FILE
 # that is missing or empty is a FAIL: a log that was not written cannot
 # be clean.
 splat_scan() {
-	local label=$1 c name re hit found=0 f
+	local label=$1 c name re hit found=0 f log
 	shift
 	for f; do
 		if [ ! -s "$f" ]; then
@@ -186,17 +182,22 @@ splat_scan() {
 			return
 		fi
 	done
+	log=$(cat "$@" | tr -d '\r' | grep -a -v -E "$splat_ignore" || true)
 	for c in "${splat_classes[@]}"; do
 		name=${c%%|*} re=${c#*|}
-		hit=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -m 1 -E "$re" || true)
+		case $name in
+		WARNING | BUG)
+			# The report's own line, rather than the "cut here" before it.
+			hit=$(grep -a -E "$re" <<<"$log" | grep -a -v -E "$splat_specific" |
+				awk '!/cut here/ { print; done = 1; exit } !first { first = $0 }
+					END { if (!done && first != "") print first }' || true) ;;
+		other)
+			[ "$found" = 0 ] || continue
+			hit=$(grep -a -m 1 -E "$re" <<<"$log" || true) ;;
+		*)
+			hit=$(grep -a -m 1 -E "$re" <<<"$log" || true) ;;
+		esac
 		[ -n "$hit" ] || continue
-		# A lockdep report starts with a WARNING: line; count it once.
-		if [ "$name" = WARNING ] || [ "$name" = BUG ]; then
-			hit=$(cat "$@" 2>/dev/null | tr -d '\r' | grep -a -E "$re" |
-				grep -a -v -E "${splat_classes[0]#*|}|${splat_classes[1]#*|}|${splat_classes[3]#*|}" |
-				head -n 1 || true)
-			[ -n "$hit" ] || continue
-		fi
 		# Without the time stamp, cut to one line's width.
 		hit=${hit#\[*\] }
 		printf 'FAIL kernel log clean (%s): %s: %s\n' "$label" "$name" "${hit:0:120}"

@@ -633,6 +633,45 @@ t_verdict() {
 	)
 	grep -q -x "FAIL kernel log clean (lost): no log: $r/nowhere.txt is missing or empty" <<<"$v"
 	grep -q -x "FAIL kernel log clean (empty): no log: $r/empty.txt is missing or empty" <<<"$v"
+	# Every class of lava/kernel-log-badness, each named as its class, a
+	# line taken by a specific class not named again as WARNING or BUG,
+	# and the lines console-badness.sh ignores ignored.
+	cat >"$r/classes.txt" <<-'LOG'
+		[ 1.0] ODEBUG: Warning: object is on stack, but not annotated
+		[ 1.1] Warning: unable to open an initial console.
+		[ 2.0] BUG: KASAN: slab-use-after-free in lkdtm_SLAB_USE_AFTER_FREE+0x1/0x2
+		[ 3.0] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [cat:99]
+		[ 4.0] INFO: task cat:99 blocked for more than 10 seconds.
+		[ 5.0] rcu: INFO: rcu_preempt self-detected stall on CPU
+		[ 6.0] unreferenced object 0xffff888012345678 (size 64):
+		[ 7.0] Writes:  Total: 8113226  Max/Min: 4117005/3996221   Fail: 1 !!!
+		[ 8.0] kernel BUG at drivers/misc/lkdtm/bugs.c:1!
+		[ 9.0] BUG: KCSAN: data-race in futex_wait / futex_wake
+	LOG
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		splat_scan classes "$r/classes.txt"
+	)
+	printf '%s\n' "$v"
+	local want
+	for want in 'KASAN: BUG: KASAN: slab' 'soft lockup: watchdog: BUG: soft' \
+		'hung task: INFO: task cat' 'RCU stall: rcu: INFO: rcu_preempt self-detected' \
+		'kmemleak: unreferenced object' 'torture failure: Writes:' \
+		'BUG: kernel BUG at drivers' 'KCSAN: BUG: KCSAN: data-race'; do
+		grep -q -F "FAIL kernel log clean (classes): $want" <<<"$v" || {
+			echo "not named: $want"
+			return 1
+		}
+	done
+	[ "$(wc -l <<<"$v")" -eq 8 ]
+	# A report's trace alone (a stack dump) is still a report.
+	printf '[ 1.0] Call Trace:\n[ 1.1]  <TASK>\n' >"$r/trace.txt"
+	(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		splat_scan trace "$r/trace.txt"
+	) | grep -q -x 'FAIL kernel log clean (trace): other: Call Trace:'
 }
 
 # ping_bench_verdict on the logs of tests/guest-ping-bench.sh: good runs,
@@ -710,7 +749,7 @@ t_futex_lava() {
 	PROG
 	printf '#!/bin/sh\nexit 4\n' >"$r/kselftest/futex/functional/prog_b"
 	chmod +x "$r/stub/dmesg" "$r"/kselftest/futex/functional/*
-	cp "$TOP/lava/futex-lava.sh" "$r/"
+	cp "$TOP/lava/futex-lava.sh" "$TOP/lava/kernel-log-badness" "$r/"
 	# busybox sh runs its dmesg applet whatever PATH says: name the stub.
 	v=$(cd /tmp && FUTEX_LAVA_DMESG=$r/stub/dmesg PATH=$r/stub:$r/bb /bin/busybox sh \
 		"$r/futex-lava.sh" selftests 2>&1 | grep '^RESULT ')
@@ -722,7 +761,19 @@ t_futex_lava() {
 		grep -q -x 'RESULT prog_a fail' <<<"$v" &&
 		grep -q -x 'RESULT prog_b skip' <<<"$v" &&
 		grep -q -x 'RESULT kernel_log_clean fail' <<<"$v" &&
-		[ "$(wc -l <<<"$v")" -eq 7 ]
+		[ "$(wc -l <<<"$v")" -eq 7 ] || return 1
+	# kernel_log_clean on logs of its own: the same classes as the host's
+	# verdict (an RCU stall, a lone BUG line), a clean log, an empty one.
+	lava_log() { # lava_log LINE: futex-lava.sh's kernel_log_clean for it
+		printf '#!/bin/sh\nprintf "%%s" "%s"\n' "$1" >"$r/stub/dmesg"
+		(cd /tmp && FUTEX_LAVA_DMESG=$r/stub/dmesg PATH=$r/stub:$r/bb /bin/busybox sh \
+			"$r/futex-lava.sh" selftests prog_b 2>&1 | grep '^RESULT kernel_log_clean ')
+	}
+	[ "$(lava_log '[ 1.0] rcu: INFO: rcu_preempt self-detected stall on CPU')" = 'RESULT kernel_log_clean fail' ] &&
+		[ "$(lava_log '[ 1.0] kernel BUG at kernel/futex/core.c:1!')" = 'RESULT kernel_log_clean fail' ] &&
+		[ "$(lava_log '[ 1.0] ODEBUG: Warning: an ignored line')" = 'RESULT kernel_log_clean pass' ] &&
+		[ "$(lava_log '[ 1.0] futex hash table entries: 16')" = 'RESULT kernel_log_clean pass' ] &&
+		[ "$(lava_log '')" = 'RESULT kernel_log_clean fail' ]
 }
 
 # lava_verdict on a LAVA job's results.tsv (scripts/lava-results.py) and
@@ -865,7 +916,14 @@ t_planted() {
 	plant verdict-detects scripts/verdict.sh 's/} else if (m == "ok" \&\& (desc in inner)) {/} else if (0) {/'
 	plant lava-verdict-detects scripts/verdict.sh 's/if (p\[2\] == "-") want\[lava(p\[1\])\] = 1/if (p[2] == "-") continue/'
 	plant futex-lava-detects lava/futex-lava.sh 's/ || (d in inner)//'
-	plant futex-lava-detects lava/futex-lava.sh 's/|Oops|Call Trace:/|Oops/; s/WARNING:|//'
+	plant futex-lava-detects lava/kernel-log-badness 's/^WARNING|WARNING:|/WARNING|/'
+	plant futex-lava-detects lava/futex-lava.sh 's/ grep -v -E "\${ignore:-^\\\$}" / cat /'
+	# The host's verdict misses an RCU stall that a CPU saw itself, a
+	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
+	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'
+	plant verdict-detects lava/kernel-log-badness 's/|kernel BUG at//'
+	plant verdict-detects lava/kernel-log-badness '/^KCSAN|/d'
+	plant verdict-detects lava/kernel-log-badness '/^other|/d'
 	plant futex-lava-detects lava/futex-lava.sh 's/^\t\t4) report "$(name "$t")" skip ;;$//'
 	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }

@@ -58,6 +58,14 @@ for w in "${want[@]}"; do
 	esac
 done
 
+# Results a cover letter quotes come from a committed queue: what they
+# were measured with is a commit, not a working tree nobody can check out.
+dirty=$(git -C "$TOP" --no-optional-locks status --porcelain 2>/dev/null | grep -v ' results/' || true)
+if [ -n "$dirty" ] && [ "${BENCH_DIRTY:-0}" != 1 ]; then
+	printf '%s\n' "$dirty" | head -n 10 >&2
+	usage_error "the repository has uncommitted changes (above): commit them first, so that results/ name the commit measured (BENCH_DIRTY=1 runs anyway, for a trial, and says so in provenance.txt)"
+fi
+
 # One workbench run at a time on this work/ and cache (make check builds
 # and boots too, and would share the CPUs with the measurements); held
 # for the whole run, so that the queue.sh calls below do not wait between
@@ -388,11 +396,10 @@ ended=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
 # provenance NAME: what results/NAME was measured with.
 provenance() {
-	local n=$1 j jj=0 k kk s dirty
+	local n=$1 j jj=0 k kk s
 	printf 'make bench: %s to %s (UTC)\n' "$started" "$ended"
-	dirty=$(git -C "$TOP" --no-optional-locks status --porcelain 2>/dev/null | grep -v ' results/' || true)
-	printf 'queue: %s at commit %s%s\n' "$TOP" "$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" \
-		"$([ -z "$dirty" ] || echo ', with uncommitted changes:')"
+	printf 'queue: commit %s%s\n' "$(git -C "$TOP" rev-parse HEAD 2>/dev/null || echo unknown)" \
+		"$([ -z "$dirty" ] || echo ', with uncommitted changes (BENCH_DIRTY=1, a trial):')"
 	[ -z "$dirty" ] || printf '%s\n' "$dirty" | sed 's/^/    /'
 	printf 'base: %s %s, sha256 %s\n' "$BASE_PKG" "$BASE_VER" "$BASE_SHA256"
 	printf 'RUNS=%s (rounds; each boots every kernel once for perf, once for pathlen, and once\n' "$RUNS"
@@ -455,7 +462,8 @@ stage() {
 	mkdir -p "$st"
 	[ ! -d "$RESULTS/$n/raw.new" ] || mv "$RESULTS/$n/raw.new" "$st/raw"
 	mkdir -p "$st/raw"
-	provenance "$n" >"$st/provenance.txt"
+	# Paths relative to the repository and the cache: no machine's paths.
+	provenance "$n" | sed -e "s|$TOP/||g" -e "s|$CACHE/|$(basename "$CACHE")/|g" >"$st/provenance.txt"
 	{
 		printf '%s: %s rounds, kernels booted in rotated order; %s\n' "$n" "$RUNS" "$desc"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-table.sh" "$n"

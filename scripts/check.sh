@@ -629,7 +629,8 @@ selftests_pe0_lava() {
 	cat "$skips" "$TOP/tests/selftests-pe0.skips" >"$allowed"
 	lava_boot "x86_64 debug job, sched_proxy_exec=0" "$d" LAVA_PROXY_EXEC=0
 	{
-		lava_verdict "$d/results/results.tsv" "$d/run/job.log" "$expected" "$allowed"
+		lava_verdict "$d/results/results.tsv" "$d/run/job.log" "$expected" "$allowed" \
+			"$d/results/console-job.txt"
 		splat_scan "LAVA" "$d/results/console-job.txt"
 	} | record_lines " (LAVA, sched_proxy_exec=0)"
 }
@@ -664,7 +665,8 @@ priv_hash() {
 	local d=$out/priv-hash
 	lava_boot "futex_priv_hash, 17 vCPUs" "$d" LAVA_CPUS=17 LAVA_PROGRAMS=futex_priv_hash
 	{
-		lava_verdict "$d/results/results.tsv" "$d/run/job.log" <(grep '^futex_priv_hash ' "$expected") /dev/null
+		lava_verdict "$d/results/results.tsv" "$d/run/job.log" <(grep '^futex_priv_hash ' "$expected") /dev/null \
+			"$d/results/console-job.txt"
 		splat_scan "17 vCPUs" "$d/results/console-job.txt"
 	} | record_lines " (17 vCPUs)"
 }

@@ -4,11 +4,27 @@
 # per test case or finding, and nothing else on stdout, so that the same
 # functions judge the real runs and the planted-failure run.
 
+# The allow-lists' line, "PROGRAM CASE | SAID | WHY", for both verdicts'
+# awk programs: skipline(LINE) splits it into f[1..3]; SAID may hold "|"
+# (a regular expression), WHY may not.
+awk_skipline='
+function skipline(l,    n, rest) {
+	n = index(l, "|")
+	rest = substr(l, n + 1)
+	if (!n || !match(rest, /\|[^|]*$/)) return 0
+	f[1] = substr(l, 1, n - 1)
+	f[2] = substr(rest, 1, RSTART - 1)
+	f[3] = substr(rest, RSTART + 1)
+	return 1
+}'
+
 # selftest_verdict RESDIR EXPECTED SKIPS: judge the KTAP output that
 # tests/guest-selftests.sh left in RESDIR against EXPECTED ("PROGRAM CASE"
-# lines: every case that must run) and SKIPS ("PROGRAM CASE | REASON":
-# the skips that are allowed, and why). A case that is missing, failed, or
-# skipped without an entry in SKIPS fails; so does a case that EXPECTED
+# lines: every case that must run) and SKIPS ("PROGRAM CASE | SAID | WHY":
+# the skips that are allowed, for the reason the test gives matching SAID,
+# an extended regular expression, and why). A case that is missing,
+# failed, or skipped without an entry in SKIPS or for another reason than
+# SAID fails; so does a case that EXPECTED
 # does not list, a program that did not run or whose exit status is not
 # its tests' (0 all passed, 4 all skipped), a plan ("1..N") that does not
 # match the results, and a run that did not complete.
@@ -20,13 +36,18 @@ selftest_verdict() {
 	if [ ! -f "$res/done" ]; then
 		printf 'FAIL selftest run: did not complete (no %s)\n' "$res/done"
 	fi
-	awk -v res="$res" -v skipfile="$skips" '
+	awk -v res="$res" -v skipfile="$skips" "$awk_skipline"'
 	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 	BEGIN {
 		while ((getline l < skipfile) > 0) {
 			if (l ~ /^[ \t]*(#|$)/) continue
-			n = index(l, "|")
-			allowed[trim(substr(l, 1, n - 1))] = trim(substr(l, n + 1))
+			if (!skipline(l)) {
+				printf "FAIL selftest skips: not PROGRAM CASE | SAID | WHY: %s\n", l
+				continue
+			}
+			k = trim(f[1])
+			said[k] = trim(f[2])
+			allowed[k] = trim(f[3])
 		}
 		st = res "/status.tsv"
 		while ((getline l < st) > 0) {
@@ -64,7 +85,7 @@ selftest_verdict() {
 			if (r == 0)
 				printf "PASS selftest %s\n", prog
 			else if (r == 4 && (prog " -") in allowed)
-				printf "SKIP selftest %s: allowed: %s\n", prog, allowed[prog " -"]
+				printf "SKIP selftest %s: exit status 4 (allowed: %s)\n", prog, allowed[prog " -"]
 			else
 				printf "FAIL selftest %s: exit status %s\n", prog, r
 			return
@@ -125,10 +146,13 @@ selftest_verdict() {
 			if (!(c in got)) {
 				printf "FAIL selftest %s: %s: did not run\n", prog, c
 			} else if (got[c] == "SKIP") {
-				if ((prog " " c) in allowed)
-					printf "SKIP selftest %s: %s: allowed: %s\n", prog, c, allowed[prog " " c]
-				else
+				k = prog " " c
+				if (!(k in allowed))
 					printf "FAIL selftest %s: %s: skipped (%s), not an allowed skip\n", prog, c, why[c]
+				else if (why[c] !~ ("^(" said[k] ")$"))
+					printf "FAIL selftest %s: %s: skipped (%s), allowed only as (%s)\n", prog, c, why[c], said[k]
+				else
+					printf "SKIP selftest %s: %s: %s (allowed: %s)\n", prog, c, why[c], allowed[k]
 			} else {
 				printf "%s selftest %s: %s\n", got[c], prog, c
 			}
@@ -275,12 +299,14 @@ ping_bench_verdict() {
 	END { judge(); if (!runs) print "FAIL ping_bench smoke: no runs in the log" }' "$log"
 }
 
-# lava_verdict RESULTS_TSV JOB_LOG EXPECTED SKIPS: judge a LAVA job of
-# lava/ (scripts/lava-results.py's results.tsv of it, and its log): the job
-# must have completed, every case of EXPECTED must be a result (named as
-# lava/futex-lava.sh names it: PROGRAM_CASE, every character outside
-# [-_a-zA-Z0-9] an underscore), none may fail, a skip only if SKIPS allows
-# it, and the kernel log must be clean (kernel_log_clean).
+# lava_verdict RESULTS_TSV JOB_LOG EXPECTED SKIPS CONSOLE: judge a LAVA
+# job of lava/ (scripts/lava-results.py's results.tsv of it, its log, and
+# the guest's console): the job must have completed, every case of
+# EXPECTED must be a result (named as lava/futex-lava.sh names it:
+# PROGRAM_CASE, every character outside [-_a-zA-Z0-9] an underscore), and
+# no other case may be one, none may fail, a skip only if SKIPS allows it
+# for the reason the console shows the test giving, and the kernel log
+# must be clean (kernel_log_clean).
 lava_verdict() {
 	local tsv=$1 log=$2
 	if ! grep -q '"case": "job", "definition": "lava", "result": "pass"' "$log" 2>/dev/null; then
@@ -290,30 +316,53 @@ lava_verdict() {
 		printf 'FAIL lava job: no results (%s)\n' "$tsv"
 		return
 	fi
-	awk -F '\t' -v expfile="$3" -v skipfile="$4" '
+	awk -F '\t' -v expfile="$3" -v skipfile="$4" -v console="$5" "$awk_skipline"'
 	function lava(s) { gsub(/[^-_a-zA-Z0-9]/, "_", s); return s }
 	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 	BEGIN {
 		while ((getline l < skipfile) > 0) {
 			if (l ~ /^[ \t]*(#|$)/) continue
-			n = index(l, "|")
-			split(trim(substr(l, 1, n - 1)), p, " ")
-			allowed[lava(p[1] "_" p[2])] = trim(substr(l, n + 1))
+			if (!skipline(l)) {
+				printf "FAIL lava skips: not PROGRAM CASE | SAID | WHY: %s\n", l
+				continue
+			}
+			split(trim(f[1]), p, " ")
+			k = lava(p[1] "_" p[2])
+			kcase[k] = p[2]
+			said[k] = trim(f[2])
+			allowed[k] = trim(f[3])
 		}
 		while ((getline l < expfile) > 0) {
 			if (l ~ /^[ \t]*(#|$)/) continue
 			split(l, p, " ")
-			# "PROGRAM -": the case of the program itself (its exit status).
+			# "PROGRAM -": the case of the program itself (its exit
+			# status), which futex-lava.sh reports for every program.
+			known[lava(p[1])] = 1
 			if (p[2] == "-") want[lava(p[1])] = 1
-			else want[lava(p[1] "_" p[2])] = 1
+			else want[lava(p[1] "_" p[2])] = known[lava(p[1] "_" p[2])] = 1
+		}
+		known["kernel_log_clean"] = 1
+		# The reasons of named skips, as the KTAP lines on the console
+		# give them.
+		while (console != "" && (getline l < console) > 0) {
+			sub(/\r$/, "", l)
+			if (match(l, /ok [0-9]+ [^ ]+ # SKIP /)) {
+				split(substr(l, RSTART), p, " ")
+				reason[p[3]] = substr(l, RSTART + RLENGTH)
+			}
 		}
 	}
 	NR == 1 { next }
 	{
 		seen[$3] = 1
-		if ($4 == "pass") printf "PASS lava %s\n", $3
-		else if ($4 == "skip" && ($3 in allowed)) printf "SKIP lava %s: allowed: %s\n", $3, allowed[$3]
-		else printf "FAIL lava %s: %s\n", $3, $4
+		if (!($3 in known)) printf "FAIL lava %s: not in the expected list\n", $3
+		else if ($4 == "pass") printf "PASS lava %s\n", $3
+		else if ($4 != "skip" || !($3 in allowed)) printf "FAIL lava %s: %s\n", $3, $4
+		else if (!(kcase[$3] in reason))
+			printf "FAIL lava %s: skipped, no reason on the console\n", $3
+		else if (reason[kcase[$3]] !~ ("^(" said[$3] ")$"))
+			printf "FAIL lava %s: skipped (%s), allowed only as (%s)\n", $3, reason[kcase[$3]], said[$3]
+		else printf "SKIP lava %s: %s (allowed: %s)\n", $3, reason[kcase[$3]], allowed[$3]
 	}
 	END {
 		for (c in want) if (!(c in seen)) printf "FAIL lava %s: no result\n", c

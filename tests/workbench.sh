@@ -597,6 +597,18 @@ t_verdict() {
 	printf 'TAP version 13\n1..2\nok 1 global.a\nnot ok 2 global.b\n' >"$r/p_fail.log"
 	printf 'TAP version 13\n1..1\nok 1 global.s # SKIP no reason\n' >"$r/p_skip.log"
 	echo ok >"$r/done"
+	# An allowed skip for its own reason, the same case allowed for another.
+	printf 'p_inner f.t | no vDSO | the vDSO is x86 only\n' >"$r/skips-ok"
+	printf 'p_inner f.t | no (vDSO|thing) here | the vDSO is x86 only\n' >"$r/skips-other"
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		selftest_verdict "$r" <(grep p_inner "$r/expected") "$r/skips-ok"
+		selftest_verdict "$r" <(grep p_inner "$r/expected") "$r/skips-other"
+	)
+	printf '%s\n' "$v"
+	grep -q -x 'SKIP selftest p_inner: f.t: no vDSO (allowed: the vDSO is x86 only)' <<<"$v"
+	grep -q -x 'FAIL selftest p_inner: f.t: skipped (no vDSO), allowed only as (no (vDSO|thing) here)' <<<"$v"
 	printf '[ 1.0] lkdtm: Performing direct entry WARNING\n[ 1.1] WARNING: CPU: 0 PID: 1 at drivers/misc/lkdtm/bugs.c:1 lkdtm_WARNING+0x1/0x2\n[ 2.0] WARNING: lock held when returning to user space!\n' >"$r/dmesg.txt"
 	v=$(
 		# shellcheck source=scripts/verdict.sh
@@ -784,26 +796,42 @@ t_lava_verdict() {
 	local r=$T/lava v
 	mkdir -p "$r"
 	printf 'prog a.one\nprog b.two\nprog c.three\nprog d.four\nother -\n' >"$r/expected"
-	printf 'prog d.four | needs more CPUs\n' >"$r/skips"
+	printf 'prog d.four | only [0-9]+ CPUs | needs more CPUs\nprog f.six | no such thing | not there\n' >"$r/skips"
 	printf 'log\tsuite\tcase\tresult\tmeasurement\tunits\n' >"$r/tsv"
 	printf 'job\tkselftest-futex\t%s\t%s\t\t\n' prog_a_one pass prog_b_two fail \
-		prog_d_four skip prog_e_five skip >>"$r/tsv"
+		prog_d_four skip prog_e_five skip prog_f_six skip prog pass >>"$r/tsv"
 	printf '{"lvl": "results", "msg": {"case": "job", "definition": "lava", "result": "fail"}}\n' >"$r/log"
+	printf 'ok 4 d.four # SKIP only 2 CPUs\r\nok 6 f.six # SKIP something else\n' >"$r/console"
 	v=$(
 		# shellcheck source=scripts/verdict.sh
 		. "$TOP/scripts/verdict.sh"
-		lava_verdict "$r/tsv" "$r/log" "$r/expected" "$r/skips"
+		lava_verdict "$r/tsv" "$r/log" "$r/expected" "$r/skips" "$r/console"
 	)
 	printf '%s\n' "$v"
 	grep -q -x 'PASS lava prog_a_one' <<<"$v" &&
+		grep -q -x 'PASS lava prog' <<<"$v" &&
 		grep -q -x 'FAIL lava prog_b_two: fail' <<<"$v" &&
 		grep -q -x 'FAIL lava prog_c_three: no result' <<<"$v" &&
 		grep -q -x 'FAIL lava other: no result' <<<"$v" &&
-		grep -q -x 'SKIP lava prog_d_four: allowed: needs more CPUs' <<<"$v" &&
-		grep -q -x 'FAIL lava prog_e_five: skip' <<<"$v" &&
+		grep -q -x 'SKIP lava prog_d_four: only 2 CPUs (allowed: needs more CPUs)' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_e_five: not in the expected list' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_f_six: not in the expected list' <<<"$v" &&
 		grep -q -x 'FAIL lava kernel_log_clean: no result' <<<"$v" &&
 		grep -q -x "FAIL lava job: did not complete (log: $r/log)" <<<"$v" &&
-		[ "$(grep -c '^PASS' <<<"$v")" -eq 1 ]
+		[ "$(grep -c '^PASS' <<<"$v")" -eq 2 ] || return 1
+	# An expected case that skips for another reason than the allowed
+	# one, or with no reason on the console; one that skips unlisted.
+	printf 'prog e.five\nprog f.six\nprog g.seven\n' >>"$r/expected"
+	printf 'prog g.seven | whatever | allowed\n' >>"$r/skips"
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		lava_verdict "$r/tsv" "$r/log" "$r/expected" "$r/skips" "$r/console"
+	)
+	printf '%s\n' "$v"
+	grep -q -x 'FAIL lava prog_f_six: skipped (something else), allowed only as (no such thing)' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_e_five: skip' <<<"$v" &&
+		grep -q -x 'FAIL lava prog_g_seven: no result' <<<"$v"
 }
 
 # locktorture_verdict on kernel logs of the three kinds: clean, a lock
@@ -918,6 +946,11 @@ t_planted() {
 	plant futex-lava-detects lava/futex-lava.sh 's/ || (d in inner)//'
 	plant futex-lava-detects lava/kernel-log-badness 's/^WARNING|WARNING:|/WARNING|/'
 	plant futex-lava-detects lava/futex-lava.sh 's/ grep -v -E "\${ignore:-^\\\$}" / cat /'
+	# An allowed skip taken for any reason the test gives; a LAVA result
+	# outside the expected list, or an allowed skip's reason, not judged.
+	plant verdict-detects scripts/verdict.sh 's/else if (why\[c\] !~ ("^(" said\[k\] ")\$"))/else if (0)/'
+	plant lava-verdict-detects scripts/verdict.sh 's/if (!(\$3 in known)) printf/if (0) printf/'
+	plant lava-verdict-detects scripts/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'

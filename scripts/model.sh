@@ -270,9 +270,11 @@ mkdir -p "$LOGS"
 # $LOGS/LOG.txt, at most $JOBS at a time: the machine has two CPUs, and
 # the N=4 search alone takes a third of the work, so it starts first.
 # The logs are printed in the order of their names.
+nchecks=0
 spawn() {
 	local log=$1
 	shift
+	nchecks=$((nchecks + 1))
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
 		wait -n || true
 	done
@@ -326,8 +328,18 @@ spawn 10-m12 mutant no-owner-died -DMUTANT_NO_OWNER_DIED
 spawn 10-m13 mutant abort-drops-od -DABORT_FIRST -DMUTANT_ABORT_DROPS_OD
 wait
 
+# Every check started must have said something: a check that died (out
+# of memory, a bug here) would otherwise be one verdict fewer, unseen.
+for f in "$LOGS"/*.txt; do
+	name=$(basename "$f" .txt)
+	grep -q -E '^(PASS|FAIL) model' "$f" ||
+		fail "$name: no verdict, the check died (log: $LOGS/$name.txt)" >>"$f"
+done
+nlogs=$(find "$LOGS" -name '*.txt' | wc -l)
+[ "$nlogs" -eq "$nchecks" ] ||
+	fail "$nchecks checks started, $nlogs logs written" >>"$LOGS/99-count.txt"
 cat "$LOGS"/*.txt
 npass=$(cat "$LOGS"/*.txt | grep -c '^PASS model') || true
 nfail=$(cat "$LOGS"/*.txt | grep -c '^FAIL model') || true
-printf 'model: %d passed, %d failed in %ss\n' "$npass" "$nfail" "$((SECONDS - t_start))"
+printf 'model: %d passed, %d failed in %ss (%d checks)\n' "$npass" "$nfail" "$((SECONDS - t_start))" "$nchecks"
 [ "$nfail" -eq 0 ]

@@ -788,6 +788,39 @@ t_futex_lava() {
 		[ "$(lava_log '')" = 'RESULT kernel_log_clean fail' ]
 }
 
+# model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
+# error exactly where a seeded bug is (-DMUTANT_*, the bypass without
+# COUNT_AT_UNLOCK): every check gives its verdict, and a check that gives
+# none fails the run.
+t_model() {
+	local r=$T/model v
+	mkdir -p "$r/bin"
+	cat >"$r/bin/spin" <<-'STUB'
+		#!/bin/sh
+		[ "$1" = -V ] && { echo "Spin Version 0 (stand-in)"; exit 0; }
+		[ "$1" = -a ] || exit 0
+		err=0
+		case " $* " in *" -DMUTANT_"* | *" -DSTRONG_BYPASS "*) err=1 ;; esac
+		case " $* " in *" -DCOUNT_AT_UNLOCK "*) err=0 ;; esac
+		printf '#!/bin/sh\n' >pan.c
+		[ "$err" = 0 ] || printf 'echo "pan: assertion violated !(P1_mutex)"\n' >>pan.c
+		printf 'echo "10 states, stored"\necho "State-vector 100 byte, depth reached 9, errors: %s"\n' "$err" >>pan.c
+	STUB
+	cat >"$r/bin/gcc" <<-'STUB'
+		#!/bin/sh
+		while [ "$1" != -o ]; do shift; done
+		cp "$3" "$2"
+		chmod +x "$2"
+	STUB
+	chmod +x "$r/bin/spin" "$r/bin/gcc"
+	v=$(PATH=$r/bin:$PATH MODEL_OUT=$r/out "$TOP/scripts/model.sh" --quick 2>&1) || {
+		printf '%s\n' "$v"
+		return 1
+	}
+	printf '%s\n' "$v" | tail -n 3
+	grep -q -E '^model: 22 passed, 0 failed in [0-9]+s \(18 checks\)$' <<<"$v"
+}
+
 # lava_verdict on a LAVA job's results.tsv (scripts/lava-results.py) and
 # log: a pass, a failed case, an expected case without a result, an
 # allowed and a disallowed skip, no kernel_log_clean result, a job that
@@ -951,6 +984,9 @@ t_planted() {
 	plant verdict-detects scripts/verdict.sh 's/else if (why\[c\] !~ ("^(" said\[k\] ")\$"))/else if (0)/'
 	plant lava-verdict-detects scripts/verdict.sh 's/if (!(\$3 in known)) printf/if (0) printf/'
 	plant lava-verdict-detects scripts/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
+	# A model check that dies without a verdict goes unseen.
+	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
+	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'
@@ -979,6 +1015,7 @@ run verdict-detects t_verdict
 run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
+run model-tally t_model
 run futex-lava-detects t_futex_lava
 run kernel-unchanged-is-exact t_kernel_unchanged
 run compile-targets t_compile_targets

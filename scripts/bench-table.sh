@@ -61,6 +61,7 @@ ms=$out/ministat.txt
 : >"$tsv"
 : >"$ms"
 n=0
+unparsed=()
 if [ "$name" = base ]; then
 	printf '%-30s %-8s %11s\n' "row" "unit" "median"
 else
@@ -77,7 +78,10 @@ while IFS='|' read -r label _ metrics; do
 			for f in "$raw/$n.$(rawtag "$m" "$t")".*.txt; do
 				[ -f "$f" ] || continue
 				v=$(metric "$f" "$m")
-				[ -n "$v" ] || continue
+				if [ -z "$v" ]; then
+					unparsed+=("${f#"$raw"/} ($m)")
+					continue
+				fi
 				printf '%s\n' "$v" >>"$tmp/$t"
 				r=${f%.txt}
 				printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$m" "$t" "${r##*.}" "$v" >>"$tsv"
@@ -109,4 +113,11 @@ fi
 if [ "$name" != base ]; then
 	printf 'ministat 95%%: the difference of the patched mean from the parent mean that\n'
 	printf 'ministat proves at 95%% confidence (Student'"'"'s t), else "no difference proven".\n'
+fi
+# A raw file without the value its row measures is a run that went wrong
+# (perf failed, its output changed): no median hides it.
+if [ "${#unparsed[@]}" -gt 0 ]; then
+	printf 'ERROR: %s raw files in %s hold no value for their metric:\n' "${#unparsed[@]}" "$raw" >&2
+	printf '  %s\n' "${unparsed[@]}" >&2
+	exit 1
 fi

@@ -788,6 +788,23 @@ t_futex_lava() {
 		[ "$(lava_log '')" = 'RESULT kernel_log_clean fail' ]
 }
 
+# bench-table.sh on the committed raw output of the base rows: the table
+# as before; with one run's output cut short, an error naming the file, not
+# a median of the runs that are left.
+t_bench_table() {
+	local r=$T/bench-table
+	mkdir -p "$r/work"
+	cp -a "$TOP/results/base/raw" "$r/raw"
+	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench-table.sh" base >"$r/table"
+	: >"$r/raw/1.base.2.txt"
+	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench-table.sh" base >/dev/null 2>"$r/err"; then
+		echo "a run without its value went unnoticed"
+		return 1
+	fi
+	cat "$r/err"
+	grep -q -x '  1.base.2.txt (ops)' "$r/err"
+}
+
 # model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
 # error exactly where a seeded bug is (-DMUTANT_*, the bypass without
 # COUNT_AT_UNLOCK): every check gives its verdict, and a check that gives
@@ -984,6 +1001,8 @@ t_planted() {
 	plant verdict-detects scripts/verdict.sh 's/else if (why\[c\] !~ ("^(" said\[k\] ")\$"))/else if (0)/'
 	plant lava-verdict-detects scripts/verdict.sh 's/if (!(\$3 in known)) printf/if (0) printf/'
 	plant lava-verdict-detects scripts/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
+	# bench-table.sh leaves out a run that has no value.
+	plant bench-table-drops-nothing scripts/bench-table.sh 's/^\t\t\t\t\tunparsed+=(.*/\t\t\t\t\ttrue/'
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
@@ -1016,6 +1035,7 @@ run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
 run model-tally t_model
+run bench-table-drops-nothing t_bench_table
 run futex-lava-detects t_futex_lava
 run kernel-unchanged-is-exact t_kernel_unchanged
 run compile-targets t_compile_targets

@@ -61,6 +61,9 @@ for v in CHECK_PLANTED_ONLY:planted CHECK_ARM64_ONLY:arm64 CHECK_BISECT:bisect; 
 done
 case ${CHECK_GUESTS:-2} in 1 | 2) ;; *) usage_error "CHECK_GUESTS=$CHECK_GUESTS: 1 or 2" ;; esac
 [ "$n_modes" -le 1 ] || usage_error "CHECK_PLANTED_ONLY, CHECK_ARM64_ONLY, CHECK_BISECT: one at a time"
+# A KERNEL_SRC that cannot be the base is refused now, before anything is
+# deleted (queue.sh makes the tree from it).
+check_kernel_src
 
 lock_workbench
 # make check's results stay where they are when another mode runs.

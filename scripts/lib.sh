@@ -119,6 +119,65 @@ jobs_n() {
 	nproc
 }
 
+# is_git_top DIR: DIR is the top of a git work tree or a git directory, not
+# a folder somewhere inside one.
+is_git_top() {
+	local cdup
+	cdup=$(git -C "$1" rev-parse --show-cdup 2>/dev/null) || return 1
+	[ -z "$cdup" ]
+}
+
+# check_kernel_src: refuse a KERNEL_SRC or KERNEL_REF that cannot give the
+# 7.3 base (usage_error, exit status 2), before anything else runs. Sets
+# base_rev, the commit of KERNEL_SRC to use.
+base_rev=
+check_kernel_src() {
+	local want=${BASE_PKG#linux-source-} ref=${KERNEL_REF:-HEAD} makefile v
+	if [ -z "${KERNEL_SRC:-}" ]; then
+		[ -z "${KERNEL_REF:-}" ] || usage_error "KERNEL_REF=$KERNEL_REF needs KERNEL_SRC (the tree it names a commit of)"
+		return 0
+	fi
+	[ -d "$KERNEL_SRC" ] || usage_error "KERNEL_SRC=$KERNEL_SRC is not a directory"
+	if is_git_top "$KERNEL_SRC"; then
+		base_rev=$(git -C "$KERNEL_SRC" rev-parse --verify -q "$ref^{commit}") ||
+			usage_error "KERNEL_REF=$ref is not a commit of KERNEL_SRC=$KERNEL_SRC"
+		makefile=$(git -C "$KERNEL_SRC" show "$base_rev:Makefile" 2>/dev/null) ||
+			usage_error "KERNEL_SRC=$KERNEL_SRC has no top Makefile at $ref: not a kernel tree"
+	elif [ -f "$KERNEL_SRC/Makefile" ]; then
+		[ -z "${KERNEL_REF:-}" ] || usage_error "KERNEL_REF=$KERNEL_REF needs a git tree; KERNEL_SRC=$KERNEL_SRC is a plain directory"
+		makefile=$(cat "$KERNEL_SRC/Makefile")
+	else
+		usage_error "KERNEL_SRC=$KERNEL_SRC is not a git tree (nor a kernel source directory: no Makefile)"
+	fi
+	# The top Makefile says "VERSION = 7" and "PATCHLEVEL = 3".
+	v=$(awk -F ' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		END { print v "." p }' <<<"$makefile")
+	[ "$v" = "$want" ] ||
+		usage_error "KERNEL_SRC=$KERNEL_SRC${KERNEL_REF:+ at $KERNEL_REF} is not a $want tree (its Makefile says ${v:-no version})"
+}
+
+# base_wanted: what the base is made from, as tree.sh records it in
+# $LINUX (git config futex.base): the commit of a KERNEL_SRC git tree, a
+# KERNEL_SRC directory, or the Debian package. After check_kernel_src.
+base_wanted() {
+	if [ -n "$base_rev" ]; then
+		printf 'git %s\n' "$base_rev"
+	elif [ -n "${KERNEL_SRC:-}" ]; then
+		printf 'directory %s\n' "$(cd "$KERNEL_SRC" && pwd -P)"
+	else
+		printf 'package %s %s\n' "$BASE_PKG" "$BASE_VER"
+	fi
+}
+
+# base_is_wanted: $LINUX holds the base that KERNEL_SRC (or its absence)
+# asks for. A tree from before the record counts as the download's.
+base_is_wanted() {
+	local have
+	have=$(git -C "$LINUX" config futex.base 2>/dev/null) ||
+		have="package $BASE_PKG $BASE_VER"
+	[ "$have" = "$(base_wanted)" ]
+}
+
 # usage_error MESSAGE: bad input (arguments, KERNEL_SRC, KERNEL_REF): one
 # ERROR: line and exit status 2, so that callers and CI can tell it from a
 # failure (1). Call it before anything is deleted or written.

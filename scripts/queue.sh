@@ -14,8 +14,17 @@ dir=$1
 want=${2:-all}
 case $want in all | [0-9] | [0-9][0-9]) ;; *) usage_error "queue.sh: N must be a number, not '$want'" ;; esac
 case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+check_kernel_src
 lock_workbench
-[ -d "$LINUX/.git" ] || "$TOP/scripts/tree.sh" >&2
+if [ ! -d "$LINUX/.git" ]; then
+	"$TOP/scripts/tree.sh" >&2
+elif [ -n "${KERNEL_SRC:-}" ] && ! base_is_wanted; then
+	# KERNEL_SRC names another base than the tree's: make the tree again
+	# (tree.sh refuses if that would lose work not in patches/).
+	printf '  %s was made from %s; KERNEL_SRC asks for %s: making it again\n' "$LINUX" \
+		"$(git -C "$LINUX" config futex.base || echo "the download")" "$(base_wanted)" >&2
+	"$TOP/scripts/tree.sh" >&2
+fi
 
 # is_our_worktree: DIR is a worktree of $LINUX as it is now. A DIR deleted
 # by hand, or a work/linux re-created by tree.sh, leaves DIR/.git pointing

@@ -51,43 +51,6 @@ check_unexported() {
 	fi
 }
 
-# is_git_top DIR: DIR is the top of a git work tree or a git directory, not
-# a folder somewhere inside one.
-is_git_top() {
-	local cdup
-	cdup=$(git -C "$1" rev-parse --show-cdup 2>/dev/null) || return 1
-	[ -z "$cdup" ]
-}
-
-# check_kernel_src: refuse a KERNEL_SRC or KERNEL_REF that cannot give the
-# 7.3 base, before check_unexported or anything else runs. Sets base_rev,
-# the commit of KERNEL_SRC to use.
-base_rev=
-check_kernel_src() {
-	local want=${BASE_PKG#linux-source-} ref=${KERNEL_REF:-HEAD} makefile v
-	if [ -z "${KERNEL_SRC:-}" ]; then
-		[ -z "${KERNEL_REF:-}" ] || usage_error "KERNEL_REF=$KERNEL_REF needs KERNEL_SRC (the tree it names a commit of)"
-		return 0
-	fi
-	[ -d "$KERNEL_SRC" ] || usage_error "KERNEL_SRC=$KERNEL_SRC is not a directory"
-	if is_git_top "$KERNEL_SRC"; then
-		base_rev=$(git -C "$KERNEL_SRC" rev-parse --verify -q "$ref^{commit}") ||
-			usage_error "KERNEL_REF=$ref is not a commit of KERNEL_SRC=$KERNEL_SRC"
-		makefile=$(git -C "$KERNEL_SRC" show "$base_rev:Makefile" 2>/dev/null) ||
-			usage_error "KERNEL_SRC=$KERNEL_SRC has no top Makefile at $ref: not a kernel tree"
-	elif [ -f "$KERNEL_SRC/Makefile" ]; then
-		[ -z "${KERNEL_REF:-}" ] || usage_error "KERNEL_REF=$KERNEL_REF needs a git tree; KERNEL_SRC=$KERNEL_SRC is a plain directory"
-		makefile=$(cat "$KERNEL_SRC/Makefile")
-	else
-		usage_error "KERNEL_SRC=$KERNEL_SRC is not a git tree (nor a kernel source directory: no Makefile)"
-	fi
-	# The top Makefile says "VERSION = 7" and "PATCHLEVEL = 3".
-	v=$(awk -F ' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
-		END { print v "." p }' <<<"$makefile")
-	[ "$v" = "$want" ] ||
-		usage_error "KERNEL_SRC=$KERNEL_SRC${KERNEL_REF:+ at $KERNEL_REF} is not a $want tree (its Makefile says ${v:-no version})"
-}
-
 # make_base DIR: the base as one tagged commit in the new git tree DIR.
 make_base() {
 	local dir=$1 n
@@ -95,6 +58,7 @@ make_base() {
 		git clone -q --shared --no-checkout "$KERNEL_SRC" "$dir"
 		git -C "$dir" checkout -q --detach "$base_rev"
 		git -C "$dir" tag -f "$BASE_TAG" HEAD >/dev/null
+		git -C "$dir" config futex.base "$(base_wanted)"
 		# The clone's own branches would clash with series/*.
 		git -C "$dir" for-each-ref --format='%(refname:short)' refs/heads |
 			xargs -r git -C "$dir" branch -q -D
@@ -125,6 +89,7 @@ make_base() {
 Debian's top-level '/*' .gitignore rule is dropped."
 	)
 	git -C "$dir" tag -f "$BASE_TAG" >/dev/null
+	git -C "$dir" config futex.base "$(base_wanted)"
 }
 
 # cover_description COVER: the cover letter's subject (without the

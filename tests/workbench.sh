@@ -371,9 +371,31 @@ t_bad_input() {
 	expect_usage "usage: queue.sh DIR" "$TOP/scripts/queue.sh"
 	expect_usage "usage: vm.sh" "$TOP/scripts/vm.sh"
 	expect_usage "already exists" "$TOP/scripts/fetch-base.sh" "$LINUX"
+	# make check refuses a bad KERNEL_SRC before it deletes work/check.
+	mkdir -p "$WORK/check"
+	touch "$WORK/check/tally"
+	KERNEL_SRC=$T/bi/v6 expect_usage "KERNEL_SRC=.*/v6 is not a 7.3 tree" "$TOP/scripts/check.sh"
+	[ -f "$WORK/check/tally" ] || { echo "check.sh deleted work/check on bad input"; return 1; }
 	# A good KERNEL_REF: a branch of KERNEL_SRC.
 	KERNEL_REF=master "$t"
 	[ "$(git -C "$LINUX" rev-parse base-7.3.4)" = "$(git -C "$KERNEL_SRC" rev-parse master)" ]
+	# Another KERNEL_REF once work/linux exists: the queue is made on it,
+	# not on the base the tree was made from.
+	printf '# another 7.3 commit\n' >>"$KERNEL_SRC/Makefile"
+	git -C "$KERNEL_SRC" -c user.name=t -c user.email=t@t commit -q -a -m "v7.3 again"
+	KERNEL_REF=master "$TOP/scripts/queue.sh" "$T/bi/q" >/dev/null 2>"$T/bi/q.err" || {
+		cat "$T/bi/q.err"
+		return 1
+	}
+	[ "$(git -C "$T/bi/q" rev-parse base-7.3.4)" = "$(git -C "$KERNEL_SRC" rev-parse master)" ] || {
+		echo "queue.sh kept the old base:"
+		cat "$T/bi/q.err"
+		return 1
+	}
+	grep -q 'KERNEL_SRC asks for git' "$T/bi/q.err"
+	# The same KERNEL_SRC again: nothing is made again.
+	KERNEL_REF=master "$TOP/scripts/queue.sh" "$T/bi/q" >/dev/null 2>"$T/bi/q.err"
+	! grep -q 'making it again' "$T/bi/q.err"
 }
 
 # make check compiles, at each patch, the directories of the C files it
@@ -1003,6 +1025,10 @@ t_planted() {
 	plant lava-verdict-detects scripts/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
 	# bench-table.sh leaves out a run that has no value.
 	plant bench-table-drops-nothing scripts/bench-table.sh 's/^\t\t\t\t\tunparsed+=(.*/\t\t\t\t\ttrue/'
+	# KERNEL_SRC ignored once work/linux exists; make check deleting
+	# work/check before a bad KERNEL_SRC is refused.
+	plant bad-input-is-refused scripts/queue.sh 's/^elif \[ -n "\${KERNEL_SRC:-}" \] \&\& ! base_is_wanted; then$/elif false; then/'
+	plant bad-input-is-refused scripts/check.sh 's/^check_kernel_src$/true/'
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'

@@ -979,8 +979,8 @@ t_planted() {
 	plant export-round-trip scripts/tree.sh 's/^\t\tif (got == total && total > 0) end = j + 1$/\t\t# &/'
 	# tree.sh fails on bad input with status 1, like any failure; takes
 	# in a KERNEL_SRC that is not 7.3.
-	plant bad-input-is-refused scripts/tree.sh 's/usage_error "/die "/'
-	plant bad-input-is-refused scripts/tree.sh 's/^\t\[ "\$v" = "\$want" \] ||$/\ttrue ||/'
+	plant bad-input-is-refused scripts/lib.sh 's/usage_error "/die "/'
+	plant bad-input-is-refused scripts/lib.sh 's/^\t\[ "\$v" = "\$want" \] ||$/\ttrue ||/'
 	# fetch-base.sh no longer recognizes a version gone from the archive.
 	plant missing-download-fails scripts/fetch-base.sh 's/^gone=.*/gone=no-such-message/'
 	# vm.sh without its traps; stopping only timeout and its group.

@@ -999,7 +999,7 @@ t_planted() {
 	plant compile-targets scripts/lib.sh 's/-mindepth 2 -maxdepth 2 -name Makefile -print -quit/-name NoSuchFile -print -quit/'
 	plant compile-targets scripts/lib.sh 's|^\t\techo kernel/futex/$|\t\t:|'
 	plant check-modes-are-checked scripts/check.sh "s/^\t\*) usage_error \"\$var=.*/\t*) mode=\${v#*:} ;;/"
-	plant verdict-detects scripts/verdict.sh "/^\t'lockdep|possible/d"
+	plant verdict-detects lava/kernel-log-badness '/^lockdep|/d'
 	# A lost log taken for a clean one.
 	plant verdict-detects scripts/verdict.sh 's/^\t\tif \[ ! -s "\$f" \]; then$/\t\tif false; then/'
 	# locktorture_verdict that no longer reads the Fail: count.
@@ -1012,7 +1012,7 @@ t_planted() {
 	plant ping-bench-verdict-detects scripts/verdict.sh 's/if (rc != "0") why = /if (0) why = /'
 	plant ping-bench-verdict-detects scripts/verdict.sh 's/ && !nosys) why/ \&\& 0) why/'
 	plant lava-verdict-detects scripts/verdict.sh 's/for (c in want) if (!(c in seen))/for (c in want) if (0)/'
-	plant lava-verdict-detects scripts/verdict.sh 's/else if (\$4 == "skip" \&\& (\$3 in allowed))/else if ($4 == "skip")/'
+	plant lava-verdict-detects scripts/verdict.sh 's/else if (\$4 != "skip" || !(\$3 in allowed))/else if ($4 != "skip")/'
 	plant verdict-detects scripts/verdict.sh 's/} else if (m == "ok" \&\& (desc in inner)) {/} else if (0) {/'
 	plant lava-verdict-detects scripts/verdict.sh 's/if (p\[2\] == "-") want\[lava(p\[1\])\] = 1/if (p[2] == "-") continue/'
 	plant futex-lava-detects lava/futex-lava.sh 's/ || (d in inner)//'

@@ -158,9 +158,21 @@ lava_run() {
 	printf '  lava-run %s (log: %s)\n' "${job##*/}" "$out/job.log"
 	t0=$(date +%s)
 	# --foreground: a Ctrl-C reaches lava-run, which stops its QEMU.
-	timeout --foreground -k 10 "${LAVA_RUN_TIMEOUT:-5400}" /usr/bin/lava-run --job-id "$$" \
+	timeout --foreground -k 10 "${LAVA_RUN_TIMEOUT:-3600}" /usr/bin/lava-run --job-id "$$" \
 		--output-dir "$out/tmp" --device "$dev" "$job" >"$out/job.log" 2>&1 || rc=$?
-	printf '  lava-run: %ss, exit status %s\n' "$(($(date +%s) - t0))" "$rc"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		# Killed at our bound: name the action that was running (the
+		# first one to end once the job is canceled) and the guest's
+		# last console line before that.
+		printf '  lava-run: killed after %ss (LAVA_RUN_TIMEOUT): the job hung in %s; the guest'"'"'s last line: %s\n' \
+			"$(($(date +%s) - t0))" \
+			"$(awk 'c && /"msg": "end: / { sub(/.*"msg": "end: /, ""); sub(/ \(duration.*/, ""); print; exit }
+				/"lvl": "exception"/ { c = 1 }' "$out/job.log")" \
+			"$(awk '/"lvl": "exception"/ { exit } /"lvl": "target"/ { t = $0 }
+				END { sub(/.*"msg": "/, "", t); sub(/"}$/, "", t); print t }' "$out/job.log" | cut -c1-160)"
+	else
+		printf '  lava-run: %ss, exit status %s\n' "$(($(date +%s) - t0))" "$rc"
+	fi
 	return "$rc"
 }
 

@@ -187,12 +187,11 @@ usage_error() {
 }
 
 # lock_workbench: wait until no other workbench run uses this $WORK or this
-# $CACHE, then hold both until the script ends: flock on $WORK/.lock and
-# $CACHE/.lock through file descriptors that the script's children inherit.
-# Call it at the top level of a script (in a subshell or $(...) the locks
-# would end with it). A script started by one that holds the locks for the
-# same $WORK and $CACHE skips them (FUTEX_WORKBENCH_LOCKED): taking them
-# again would wait for its own parent forever.
+# $CACHE, then hold both until the script ends (lock_file). Call it at the
+# top level of a script (in a subshell or $(...) the locks would end with
+# it). A script started by one that holds the locks for the same $WORK and
+# $CACHE skips them (FUTEX_WORKBENCH_LOCKED): taking them again would wait
+# for its own parent forever.
 lock_workbench() {
 	local held="$WORK/.lock $CACHE/.lock"
 	[ "${FUTEX_WORKBENCH_LOCKED:-}" != "$held" ] || return 0
@@ -202,17 +201,37 @@ lock_workbench() {
 	export FUTEX_WORKBENCH_LOCKED=$held
 }
 
-# lock_file FILE: flock FILE on a new descriptor, kept open for good; try
-# first without waiting, to say who holds it. The holder's pid is in FILE.
+# lock_file FILE: flock FILE in a holder process of its own, which keeps
+# it until this script's process is gone, and returns once it holds it.
+# Only the holder has the lock's descriptor: a QEMU or a compiler started
+# here does not inherit it, so a run killed with SIGKILL frees the lock
+# within a fifth of a second, whatever it left running. The holder's pid and command
+# line are in FILE, for whoever waits.
 lock_file() {
-	local fd
-	exec {fd}>>"$1"
-	if ! flock -n "$fd"; then
-		printf 'waiting for another workbench run (pid %s) holding %s\n' \
-			"$(cat "$1" 2>/dev/null || echo unknown)" "$1" >&2
-		flock "$fd"
-	fi
-	printf '%s\n' "$$" >"$1"
+	local file=$1 owner=$$ ready got
+	ready=$(mktemp -u "${TMPDIR:-/tmp}/workbench-lock.XXXXXX")
+	mkfifo "$ready"
+	{
+		(
+			exec {fd}>>"$file" </dev/null >/dev/null
+			# A second's grace: the holder of a run that has just
+			# ended notices within a fifth of one.
+			if ! flock -w 1 "$fd"; then
+				printf 'waiting for another workbench run (pid %s) holding %s: %s\n' \
+					"$(sed -n 1p "$file" 2>/dev/null)" "$file" "$(sed -n 2p "$file" 2>/dev/null)" >&2
+				flock "$fd"
+			fi
+			printf '%s\n%s\n' "$owner" "$(tr '\0' ' ' </proc/"$owner"/cmdline 2>/dev/null)" >"$file"
+			echo locked >"$ready"
+			while kill -0 "$owner" 2>/dev/null; do
+				sleep 0.2
+			done
+		) || echo failed >"$ready"
+	} &
+	disown
+	read -r got <"$ready"
+	rm -f "$ready"
+	[ "$got" = locked ] || die "cannot lock $file"
 }
 
 # tree_pids PID: PID and its descendants, parents first.

@@ -441,13 +441,29 @@ hold_lock() {
 }
 
 t_lock() {
-	local rc waiter
+	local rc waiter killed
 	env_for "$T/lk"
 	# This test may itself run under a locked make check.
 	unset FUTEX_WORKBENCH_LOCKED
 	kids=()
 	trap 'kill "${kids[@]}" 2>/dev/null || true' EXIT
 	fake_kernel "$KERNEL_SRC"
+	# A run killed with SIGKILL frees the lock, though a child of it (a
+	# guest, say) lives on: the next run waits for neither.
+	bash -c '. "$1/scripts/lib.sh"; lock_workbench; sleep 600 & echo $! >"$2"; wait' \
+		lock "$TOP" "$T/lk/child" &
+	killed=$!
+	wait_for 30 test -s "$T/lk/child"
+	kids+=("$(cat "$T/lk/child")")
+	kill -9 "$killed"
+	rc=0
+	timeout 30 "$TOP/scripts/tree.sh" >/dev/null 2>"$T/lk/err" || rc=$?
+	[ "$rc" -eq 0 ] || {
+		echo "the lock outlived the run killed with SIGKILL (tree.sh: exit $rc)"
+		cat "$T/lk/err"
+		return 1
+	}
+	rm -rf "$LINUX"
 	# A script that runs other scripts that lock does not wait for
 	# itself: queue.sh runs tree.sh (no work/linux yet), which runs
 	# export.sh (work/linux exists).
@@ -462,11 +478,11 @@ t_lock() {
 	# It goes on once the other run ends.
 	"$TOP/scripts/export.sh" 2>"$T/lk/err" &
 	waiter=$!
-	sleep 1
+	wait_for 30 grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"
 	running "$waiter"
 	kill "$holder"
 	wait "$waiter"
-	grep -q "^waiting for another workbench run" "$T/lk/err"
+
 	# Another run, on another work/, uses the same cache: tree.sh waits.
 	hold_lock "$FUTEX_CACHE/.lock"
 	rc=0
@@ -1032,6 +1048,9 @@ t_planted() {
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
+	# The lock held for as long as something else lives (as when QEMU
+	# inherited its descriptor): a run killed with SIGKILL blocks the next.
+	plant workbench-lock scripts/lib.sh 's/owner=\$\$ ready got/owner=$PPID ready got/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'

@@ -223,6 +223,9 @@ lock_file() {
 			fi
 			printf '%s\n%s\n' "$owner" "$(tr '\0' ' ' </proc/"$owner"/cmdline 2>/dev/null)" >"$file"
 			echo locked >"$ready"
+			# Hold no pipe of the run's open: a $(...) around it ends
+			# when the run does.
+			exec 2>/dev/null
 			while kill -0 "$owner" 2>/dev/null; do
 				sleep 0.2
 			done

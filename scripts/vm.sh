@@ -82,16 +82,20 @@ esac
 # itself in a process group of its own, so a terminal's Ctrl-C never
 # reaches it, vng or QEMU; and bash runs a trap only once the foreground
 # command has ended. So the guest runs in the background (run_guest), and
-# the traps stop it with everything it started, then exit 130/143/129.
+# the traps stop it with everything it started, then die by the same
+# signal: a calling shell stops too only if its command died by the
+# signal (an "exit 130" would let it go on to its next boot).
 guest='' script=''
 trap '[ -z "$script" ] || rm -f "$script"' EXIT
-trap 'on_signal 130' INT
-trap 'on_signal 143' TERM
-trap 'on_signal 129' HUP
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
 on_signal() {
 	trap '' INT TERM HUP
 	stop_guest
-	exit "$1"
+	[ -z "$script" ] || rm -f "$script"
+	trap - "$1" EXIT
+	kill -s "$1" "$$"
 }
 
 # stop_guest: SIGTERM to timeout, vng and QEMU (QEMU exits at once on it;

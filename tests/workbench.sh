@@ -593,6 +593,20 @@ t_guest_interrupt() {
 	set -m
 	interrupt_vm INT 130
 	set +m
+	# Ctrl-C during a step's boot (the whole process group gets SIGINT):
+	# the step's shell stops too, it does not go on to its next boot.
+	rm -f "$T/gi/next" "$T/gi/vng.pid"
+	set -m
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	env --default-signal=INT bash -c '"$1" "$2/bzImage" "$2/guest.log" -- true >"$2/vm.out" 2>&1 || true
+		echo "the next boot" >"$2/next"' step "$TOP/scripts/vm.sh" "$T/gi" &
+	local stepper=$!
+	set +m
+	wait_for 120 test -s "$T/gi/vng.pid"
+	kids+=("$(cat "$T/gi/vng.pid")" "$(cat "$T/gi/qemu.pid")")
+	kill -INT -- "-$stepper"
+	wait "$stepper" || true
+	[ ! -e "$T/gi/next" ] || { echo "after a Ctrl-C, the step went on to its next command"; return 1; }
 }
 
 # plant TEST FILE SED: a copy of scripts/ and tests/ with a bug planted in
@@ -1051,6 +1065,8 @@ t_planted() {
 	# The lock held for as long as something else lives (as when QEMU
 	# inherited its descriptor): a run killed with SIGKILL blocks the next.
 	plant workbench-lock scripts/lib.sh 's/owner=\$\$ ready got/owner=$PPID ready got/'
+	# vm.sh exits 130 on a Ctrl-C instead of dying by it.
+	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tkill -s "\$1" "\$\$"$/\texit 130/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'

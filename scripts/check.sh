@@ -175,9 +175,61 @@ finish() {
 		printf 'failures:\n'
 		grep '^FAIL ' "$tally" 2>/dev/null | sed 's/^FAIL /  /' || true
 	fi
+	counted
 	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 	[ "$f" -eq 0 ]
 	exit
+}
+
+# counted: what the tally's verdicts are, by kind: a selftest case in one
+# configuration (the host's boots name it "selftest PROGRAM: CASE", the
+# LAVA jobs "lava PROGRAM_CASE", each with its configuration in
+# parentheses at the end), a program as a whole, a build, a static check,
+# a check of the workbench's own detectors, a kernel log.
+counted() {
+	awk -v expfile="$expected" '
+	function lava(s) { gsub(/[^-_a-zA-Z0-9]/, "_", s); return s }
+	BEGIN {
+		while ((getline l < expfile) > 0) {
+			if (l ~ /^[ \t]*(#|$)/) continue
+			split(l, p, " ")
+			prog[lava(p[1])] = 1
+			if (p[2] != "-") lcase[lava(p[1] "_" p[2])] = p[1] ": " p[2]
+		}
+	}
+	{
+		sub(/^(PASS|FAIL|SKIP) /, "")
+		cfg = ""
+		if (match($0, / \([^()]*\)$/)) cfg = substr($0, RSTART + 1)
+	}
+	/^selftest [^:]+: / && !/^selftest [^:]+: (exit status|did not run|not in the test directory)/ {
+		split(substr($0, 10), q, ": ")
+		k = q[1] ": " q[2]; sub(/ \(.*$/, "", k)
+		n["case"]++; distinct[k] = 1; config[cfg] = 1; next
+	}
+	/^lava / {
+		name = $2; sub(/:$/, "", name)
+		if (name in lcase) { n["case"]++; distinct[lcase[name]] = 1; config[cfg] = 1 }
+		else if (name in prog) n["program"]++
+		else if (name == "kernel_log_clean") n["log"]++
+		else if (name == "job") n["static"]++
+		else n["other"]++
+		next
+	}
+	/^selftest / { n["program"]++; next }
+	/^build/ { n["build"]++; next }
+	/^(checkpatch|mailable)/ { n["static"]++; next }
+	/^(detector|workbench|model)/ { n["detector"]++; next }
+	/^kernel log/ { n["log"]++; next }
+	{ n["other"]++ }
+	END {
+		for (c in distinct) nd++
+		for (c in config) nc++
+		printf "counted: %d selftest case verdicts (%d distinct cases in %d configurations), %d programs as a whole,\n", n["case"], nd, nc, n["program"]
+		printf "  %d builds, %d static checks (checkpatch, mail, LAVA job schema), %d checks of the detectors\n", n["build"], n["static"], n["detector"]
+		printf "  (workbench, model, planted faults), %d kernel logs scanned, %d other runs (guests, locktorture,\n", n["log"], n["other"]
+		printf "  ping_bench, fault injection)\n"
+	}' "$tally"
 }
 # kill_tree PID: PID and every process below it (a background step: its
 # make and compilers ignore the SIGINT of a Ctrl-C, as any asynchronous

@@ -857,6 +857,36 @@ t_bench_table() {
 	grep -q -x '  1.base.2.txt (ops)' "$r/err"
 }
 
+# make check's closing count by kind, on a tally of each kind: one case in
+# two configurations (the host's and LAVA's names for it), a program, a
+# build, static checks, a detector check, kernel logs, a guest run.
+t_counted() {
+	local r=$T/counted v
+	mkdir -p "$r"
+	printf 'prog a.one\nprog b.two\nother -\n' >"$r/expected"
+	cat >"$r/tally" <<-'TALLY'
+		PASS selftest prog: a.one (sched_proxy_exec=1)
+		SKIP selftest prog: b.two: no thing (allowed: not there) (sched_proxy_exec=1)
+		PASS lava prog_a_one (LAVA, sched_proxy_exec=0)
+		FAIL selftest other: exit status 1 (sched_proxy_exec=1)
+		PASS lava prog (LAVA, sched_proxy_exec=0)
+		PASS build: every patch
+		PASS checkpatch --strict: 01-a/0001-a.patch
+		PASS mailable: 01-a
+		PASS lava job futex-debug-x86_64.yaml
+		PASS detector fires: a hung guest
+		PASS kernel log clean (sched_proxy_exec=1)
+		PASS lava kernel_log_clean (LAVA, sched_proxy_exec=0)
+		PASS guest run: selftests
+	TALLY
+	v=$(tally=$r/tally expected=$r/expected bash -c 'eval "$(sed -n "/^counted() {/,/^}/p" "$1")"; counted' \
+		counted "$TOP/scripts/check.sh")
+	printf '%s\n' "$v"
+	grep -q '^counted: 3 selftest case verdicts (2 distinct cases in 2 configurations), 2 programs as a whole,$' <<<"$v" &&
+		grep -q '^  1 builds, 3 static checks (checkpatch, mail, LAVA job schema), 1 checks of the detectors$' <<<"$v" &&
+		grep -q '^  (workbench, model, planted faults), 2 kernel logs scanned, 1 other runs' <<<"$v"
+}
+
 # model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
 # error exactly where a seeded bug is (-DMUTANT_*, the bypass without
 # COUNT_AT_UNLOCK): every check gives its verdict, and a check that gives
@@ -1059,6 +1089,8 @@ t_planted() {
 	# work/check before a bad KERNEL_SRC is refused.
 	plant bad-input-is-refused scripts/queue.sh 's/^elif \[ -n "\${KERNEL_SRC:-}" \] \&\& ! base_is_wanted; then$/elif false; then/'
 	plant bad-input-is-refused scripts/check.sh 's/^check_kernel_src$/true/'
+	# The closing count takes a program's exit status for a case.
+	plant summary-counts-kinds scripts/check.sh 's/ \&\& !\/^selftest \[^:\]+: (exit status|did not run|not in the test directory)\/ {$/ {/'
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
@@ -1096,6 +1128,7 @@ run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
 run model-tally t_model
+run summary-counts-kinds t_counted
 run bench-table-drops-nothing t_bench_table
 run futex-lava-detects t_futex_lava
 run kernel-unchanged-is-exact t_kernel_unchanged

@@ -468,12 +468,41 @@ checkpatch() {
 	done
 }
 
+# mail_verdict LABEL MAILDIR SERIESDIR LOG: the messages in MAILDIR of the
+# series in SERIESDIR: one per file of it, each with a To:, none to the
+# workbench's identity.
+mail_verdict() {
+	local label=$1 dir=$2 sdir=$3 log=$4 m want bad noto f
+	m=$(find "$dir" -name '*.eml' 2>/dev/null | wc -l)
+	want=$(find "$sdir" -name '*.patch' | wc -l)
+	bad=$(for f in "$dir"/*.eml; do
+		[ -f "$f" ] || continue
+		awk 'NR == 1, /^$/' "$f" | grep -v '^From:' |
+			grep -i -o -E '[^ <,]*(a-seed-|workbench@localhost)[^ >,]*' || true
+	done | sort -u | tr '\n' ' ')
+	# To: in the header, counted: grep -q at the end of a pipe would end it
+	# early, and pipefail would take that for a failure.
+	noto=$(for f in "$dir"/*.eml; do
+		[ -f "$f" ] || continue
+		[ "$(sed -n '1,/^$/p' "$f" | grep -c '^To: ' || true)" -gt 0 ] || echo "$f"
+	done)
+	if [ "$m" -ne "$want" ]; then
+		record FAIL "$label" "$m messages for $want files, log: $log"
+	elif [ -n "$bad" ]; then
+		record FAIL "$label" "addressed to $bad"
+	elif [ -n "$noto" ]; then
+		record FAIL "$label" "a message without To: $(head -n 1 <<<"$noto")"
+	else
+		record PASS "$label ($m messages)"
+	fi
+}
+
 # Every series can be mailed: scripts/send.sh sends it through a sendmail
 # stand-in that keeps the messages. One message per file of the series,
 # each To someone MAINTAINERS names, none to the workbench's own identity
 # (the patches' author) or to the committer of the base import.
 mailable() {
-	local d n m want stub=$out/sendmail bad f noto
+	local d n stub=$out/sendmail
 	# shellcheck disable=SC2016 # expanded by the stand-in
 	printf '#!/bin/sh\n# make check: keep the message, send nothing.\ncat >"$MAILDIR/$(date +%%s%%N).eml"\n' >"$stub"
 	chmod +x "$stub"
@@ -487,28 +516,7 @@ mailable() {
 			tail -n 5 "$out/mail/$n.log" | sed 's/^/       /'
 			continue
 		fi
-		m=$(find "$out/mail/$n" -name '*.eml' | wc -l)
-		want=$(find "$d" -name '*.patch' | wc -l)
-		bad=$(for f in "$out/mail/$n"/*.eml; do
-			[ -f "$f" ] || continue
-			awk 'NR == 1, /^$/' "$f" | grep -v '^From:' |
-				grep -i -o -E '[^ <,]*(a-seed-|workbench@localhost)[^ >,]*' || true
-		done | sort -u | tr '\n' ' ')
-		# In a variable: grep -q at the end of a pipe would end it
-		# early, and pipefail would take that for a failure.
-		noto=$(for f in "$out/mail/$n"/*.eml; do
-			[ -f "$f" ] || continue
-			grep -q '^To: ' "$f" || echo "$f"
-		done)
-		if [ "$m" -ne "$want" ]; then
-			record FAIL "mailable: $n" "$m messages for $want files, log: $out/mail/$n.log"
-		elif [ -n "$bad" ]; then
-			record FAIL "mailable: $n" "addressed to $bad"
-		elif [ -n "$noto" ]; then
-			record FAIL "mailable: $n" "a message without To: $(head -n 1 <<<"$noto")"
-		else
-			record PASS "mailable: $n ($m messages)"
-		fi
+		mail_verdict "mailable: $n" "$out/mail/$n" "$d" "$out/mail/$n.log"
 	done < <(series_dirs)
 }
 
@@ -534,6 +542,26 @@ build_tools() {
 	STATIC=1 "$TOP/scripts/build-tools.sh" "$src" "$static_tools" selftests
 }
 
+# b4_mailable: every series as b4 would send it (scripts/b4-send.sh, b4
+# send -o: written, not sent): one message per patch and the cover letter,
+# each with a To:, none to the workbench's identity.
+b4_mailable() {
+	local d n
+	rm -rf "$out/b4"
+	# sendemail.smtpServer set: b4 would otherwise pick its web endpoint,
+	# which -o never reaches but which wants a signature.
+	if ! GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
+		"$TOP/scripts/b4-send.sh" all --no-sign -o "$out/b4" >"$out/b4.log" 2>&1; then
+		record FAIL "mailable (b4)" "b4-send.sh failed, log: $out/b4.log"
+		tail -n 5 "$out/b4.log" | sed 's/^/       /'
+		return 0
+	fi
+	while IFS= read -r d; do
+		n=${d##*/}
+		mail_verdict "mailable (b4): $n" "$out/b4/$n" "$d" "$out/b4.log"
+	done < <(series_dirs)
+}
+
 # While the debug kernel builds: the checks that need no guest, and the
 # programs the guests run.
 if in_mode full; then
@@ -546,6 +574,7 @@ if in_mode full; then
 	if [ ${#commits[@]} -gt 0 ]; then
 		check_step "checkpatch --strict" checkpatch
 		check_step "series mailable (git send-email)" mailable
+		check_step "series mailable (b4)" b4_mailable
 	fi
 	check_step "LAVA jobs against the schema" lava_schema
 else

@@ -92,52 +92,6 @@ Debian's top-level '/*' .gitignore rule is dropped."
 	git -C "$dir" config futex.base "$(base_wanted)"
 }
 
-# cover_description COVER: the cover letter's subject (without the
-# [PATCH 0/N] prefix) and blurb, as a branch description for
-# git format-patch --cover-from-description=subject.
-cover_description() {
-	awk '
-	BEGIN { hdr = 1 }
-	hdr && /^Subject: / {
-		subj = $0
-		if (match(subj, /0\/[0-9]+\]/)) total = substr(subj, RSTART + 2, RLENGTH - 3) + 0
-		sub(/^Subject: (\[[^]]*\] )?/, "", subj); insubj = 1; next
-	}
-	hdr && insubj && /^[ \t]/ { s = $0; sub(/^[ \t]+/, " ", s); subj = subj s; next }
-	hdr && /^$/ { hdr = 0; insubj = 0; next }
-	hdr { insubj = 0; next }
-	{ body[n++] = $0 }
-	END {
-		# The blurb ends where git appended the shortlog, which the
-		# diffstat follows: groups of a line "Name (K):" and K lines
-		# "  subject" (wrapped ones indented more), an empty line
-		# after each, whose Ks add up to the N of [PATCH 0/N]. It is
-		# found from the diffstat backwards, so that a blurb that
-		# looks like a shortlog stays whole.
-		end = -1
-		for (i = n - 1; i >= 0; i--)
-			if (body[i] ~ /^ [0-9]+ files? changed/) break
-		while (i > 0 && body[i - 1] ~ /^ /) i--
-		got = 0
-		for (j = i - 1; j > 0 && body[j] == "" && got < total; j = k - 1) {
-			for (k = j - 1; k >= 0 && body[k] ~ /^  /; k--) ;
-			if (k < 0 || body[k] !~ /^[^ ].* \([0-9]+\):$/) break
-			c = body[k]; sub(/.*\(/, "", c); got += c + 0
-		}
-		if (got == total && total > 0) end = j + 1
-		# Otherwise (not a cover letter git wrote): the first thing
-		# that looks like a shortlog.
-		for (i = 1; end < 0 && i < n - 1; i++)
-			if (body[i - 1] == "" && body[i] ~ /^[^ ].* \([0-9]+\):$/ &&
-			    body[i + 1] ~ /^  /) end = i
-		if (end < 0) end = n
-		while (end > 0 && body[end - 1] == "") end--
-		print subj
-		if (end > 0) print ""
-		for (i = 0; i < end; i++) print body[i]
-	}' "$1"
-}
-
 apply_series() {
 	local dir name branch desc p
 	dir=$1

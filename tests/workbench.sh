@@ -857,6 +857,27 @@ t_bench_table() {
 	grep -q -x '  1.base.2.txt (ops)' "$r/err"
 }
 
+# mail_verdict on messages as send.sh's stand-in or b4 leave them: good
+# ones, one without To: (among others with it), one to the workbench's
+# identity, one missing.
+t_mail_verdict() {
+	local r=$T/mail v
+	mkdir -p "$r/series" "$r/good" "$r/noto" "$r/seed" "$r/short"
+	touch "$r/series/0000-cover-letter.patch" "$r/series/0001-a.patch"
+	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nSubject: s\n\nbody\n' | tee "$r/good/1.eml" "$r/good/2.eml" \
+		"$r/noto/1.eml" "$r/seed/1.eml" "$r/short/1.eml" >/dev/null
+	printf 'From: a <a@b.c>\nCc: x <x@kernel.org>\nSubject: s\n\nTo: not a header\n' >"$r/noto/2.eml"
+	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nCc: w <workbench@localhost>\nSubject: s\n\nbody\n' >"$r/seed/2.eml"
+	v=$(tally=$r/tally bash -c 'eval "$(sed -n -e "/^record() {/,/^}/p" -e "/^mail_verdict() {/,/^}/p" "$1")"
+		for k in good noto seed short; do mail_verdict "mailable: $k" "$2/$k" "$2/series" log; done' \
+		mv "$TOP/scripts/check.sh" "$r")
+	printf '%s\n' "$v"
+	grep -q -x '  PASS mailable: good (2 messages)' <<<"$v" &&
+		grep -q -x "  FAIL mailable: noto (a message without To: $r/noto/2.eml)" <<<"$v" &&
+		grep -q -x '  FAIL mailable: seed (addressed to workbench@localhost )' <<<"$v" &&
+		grep -q -x '  FAIL mailable: short (1 messages for 2 files, log: log)' <<<"$v"
+}
+
 # make check's closing count by kind, on a tally of each kind: one case in
 # two configurations (the host's and LAVA's names for it), a program, a
 # build, static checks, a detector check, kernel logs, a guest run.
@@ -1036,7 +1057,7 @@ t_planted() {
 	plant posted-on-newer scripts/tree.sh 's/^\t\tposted_parent "\$d" "\$prev"$/\t\tparent=$prev/'
 	# tree.sh cuts a cover letter's blurb at a paragraph that looks like
 	# git's shortlog.
-	plant export-round-trip scripts/tree.sh 's/^\t\tif (got == total && total > 0) end = j + 1$/\t\t# &/'
+	plant export-round-trip scripts/lib.sh 's/^\t\tif (got == total && total > 0) end = j + 1$/\t\t# &/'
 	# tree.sh fails on bad input with status 1, like any failure; takes
 	# in a KERNEL_SRC that is not 7.3.
 	plant bad-input-is-refused scripts/lib.sh 's/usage_error "/die "/'
@@ -1091,6 +1112,11 @@ t_planted() {
 	plant bad-input-is-refused scripts/check.sh 's/^check_kernel_src$/true/'
 	# The closing count takes a program's exit status for a case.
 	plant summary-counts-kinds scripts/check.sh 's/ \&\& !\/^selftest \[^:\]+: (exit status|did not run|not in the test directory)\/ {$/ {/'
+	# A message without To: among others with it taken for mailable (the
+	# pipefail trap); the count of messages not compared.
+	plant mail-verdict-detects scripts/check.sh 's/sed -n .1,\/\^\$\/p. "\$f" | grep -c/grep -c/'
+	plant mail-verdict-detects scripts/check.sh 's/\] || echo "\$f"$/] || true/'
+	plant mail-verdict-detects scripts/check.sh 's/if \[ "\$m" -ne "\$want" \]; then/if false; then/'
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
@@ -1129,6 +1155,7 @@ run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
 run model-tally t_model
 run summary-counts-kinds t_counted
+run mail-verdict-detects t_mail_verdict
 run bench-table-drops-nothing t_bench_table
 run futex-lava-detects t_futex_lava
 run kernel-unchanged-is-exact t_kernel_unchanged

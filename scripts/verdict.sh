@@ -191,7 +191,7 @@ splat_ignore=$(sed -n 's/^ignore|//p' "$badness_file")
 # What the specific classes match: WARNING and BUG are named only for
 # lines none of them took.
 splat_specific=$(printf '%s\n' "${splat_classes[@]}" |
-	grep -v -E '^(WARNING|BUG|panic|other)\|' | sed 's/^[^|]*|//' | paste -s -d '|')
+	grep -v -E '^(WARNING|BUG|oops|panic|other)\|' | sed 's/^[^|]*|//' | paste -s -d '|')
 
 # splat_scan LABEL FILE...: one FAIL line per class of report found in
 # the FILEs, with its first line; a PASS line when there is none. A FILE

@@ -722,7 +722,7 @@ t_verdict() {
 	for want in 'KASAN: BUG: KASAN: slab' 'soft lockup: watchdog: BUG: soft' \
 		'hung task: INFO: task cat' 'RCU stall: rcu: INFO: rcu_preempt self-detected' \
 		'kmemleak: unreferenced object' 'torture failure: Writes:' \
-		'BUG: kernel BUG at drivers' 'KCSAN: BUG: KCSAN: data-race'; do
+		'oops: kernel BUG at drivers' 'KCSAN: BUG: KCSAN: data-race'; do
 		grep -q -F "FAIL kernel log clean (classes): $want" <<<"$v" || {
 			echo "not named: $want"
 			return 1

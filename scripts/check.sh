@@ -475,9 +475,12 @@ mail_verdict() {
 	local label=$1 dir=$2 sdir=$3 log=$4 m want bad noto f
 	m=$(find "$dir" -name '*.eml' 2>/dev/null | wc -l)
 	want=$(find "$sdir" -name '*.patch' | wc -l)
+	# The recipients: To, Cc and Bcc, continuation lines unfolded.
 	bad=$(for f in "$dir"/*.eml; do
 		[ -f "$f" ] || continue
-		awk 'NR == 1, /^$/' "$f" | grep -v '^From:' |
+		awk 'NR == 1, /^$/' "$f" |
+			awk '/^[ \t]/ { h = h $0; next } { if (h != "") print h; h = $0 } END { print h }' |
+			grep -i -E '^(To|Cc|Bcc):' |
 			grep -i -o -E '[^ <,]*(a-seed-|workbench@localhost)[^ >,]*' || true
 	done | sort -u | tr '\n' ' ')
 	# To: in the header, counted: grep -q at the end of a pipe would end it
@@ -549,9 +552,17 @@ b4_mailable() {
 	local d n
 	rm -rf "$out/b4"
 	# sendemail.smtpServer set: b4 would otherwise pick its web endpoint,
-	# which -o never reaches but which wants a signature.
-	if ! GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
-		"$TOP/scripts/b4-send.sh" all --no-sign -o "$out/b4" >"$out/b4.log" 2>&1; then
+	# which -o never reaches but which wants a signature. b4 copies the
+	# patches' Signed-off-by addresses, the workbench's identity until
+	# the sender re-signs them as themselves (docs/sending.md): here the
+	# sender is that identity, and --not-me-too leaves it out, as it
+	# leaves out a real sender's own address.
+	local me
+	me=$(awk '/^From: / { f = 1; l = $0; next } f && /^[ \t]/ { l = l $0; next } f { print l; exit }' \
+		"$(series_patches "$(series_dirs | head -n 1)" | head -n 1)" | sed 's/.*<\(.*\)>.*/\1/')
+	if ! GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
+		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$me" \
+		"$TOP/scripts/b4-send.sh" all --no-sign --not-me-too -o "$out/b4" >"$out/b4.log" 2>&1; then
 		record FAIL "mailable (b4)" "b4-send.sh failed, log: $out/b4.log"
 		tail -n 5 "$out/b4.log" | sed 's/^/       /'
 		return 0

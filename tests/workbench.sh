@@ -867,15 +867,21 @@ t_mail_verdict() {
 	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nSubject: s\n\nbody\n' | tee "$r/good/1.eml" "$r/good/2.eml" \
 		"$r/noto/1.eml" "$r/seed/1.eml" "$r/short/1.eml" >/dev/null
 	printf 'From: a <a@b.c>\nCc: x <x@kernel.org>\nSubject: s\n\nTo: not a header\n' >"$r/noto/2.eml"
-	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nCc: w <workbench@localhost>\nSubject: s\n\nbody\n' >"$r/seed/2.eml"
+	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nCc: y <y@kernel.org>,\n w <workbench@localhost>\nSubject: s\n\nbody\n' >"$r/seed/2.eml"
+	# The identity in a Message-Id (b4 takes its domain from the sender)
+	# is no recipient.
+	mkdir -p "$r/msgid"
+	cp "$r/good/1.eml" "$r/msgid/1.eml"
+	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nMessage-Id: <1@users.noreply.a-seed-1.example>\n\nbody\n' >"$r/msgid/2.eml"
 	v=$(tally=$r/tally bash -c 'eval "$(sed -n -e "/^record() {/,/^}/p" -e "/^mail_verdict() {/,/^}/p" "$1")"
-		for k in good noto seed short; do mail_verdict "mailable: $k" "$2/$k" "$2/series" log; done' \
+		for k in good noto seed short msgid; do mail_verdict "mailable: $k" "$2/$k" "$2/series" log; done' \
 		mv "$TOP/scripts/check.sh" "$r")
 	printf '%s\n' "$v"
 	grep -q -x '  PASS mailable: good (2 messages)' <<<"$v" &&
 		grep -q -x "  FAIL mailable: noto (a message without To: $r/noto/2.eml)" <<<"$v" &&
 		grep -q -x '  FAIL mailable: seed (addressed to workbench@localhost )' <<<"$v" &&
-		grep -q -x '  FAIL mailable: short (1 messages for 2 files, log: log)' <<<"$v"
+		grep -q -x '  FAIL mailable: short (1 messages for 2 files, log: log)' <<<"$v" &&
+		grep -q -x '  PASS mailable: msgid (2 messages)' <<<"$v"
 }
 
 # make check's closing count by kind, on a tally of each kind: one case in
@@ -1117,6 +1123,10 @@ t_planted() {
 	plant mail-verdict-detects scripts/check.sh 's/sed -n .1,\/\^\$\/p. "\$f" | grep -c/grep -c/'
 	plant mail-verdict-detects scripts/check.sh 's/\] || echo "\$f"$/] || true/'
 	plant mail-verdict-detects scripts/check.sh 's/if \[ "\$m" -ne "\$want" \]; then/if false; then/'
+	# Recipients read from the first line of a folded header only; every
+	# header taken for a recipient.
+	plant mail-verdict-detects scripts/check.sh 's/{ if (h != "") print h; h = \$0 }/{ print; h = "" }/'
+	plant mail-verdict-detects scripts/check.sh "s/grep -i -E '^(To|Cc|Bcc):' |/cat |/"
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'

@@ -10,6 +10,9 @@
 # options given: --dry-run; -o DIR to write the messages to DIR (with
 # "all", to DIR/NN-topic); nothing, to send them with your b4 or git
 # send-email configuration. --no-sign skips patatt's signature.
+# QUEUE=FILE: the series are already applied in a tree of work/linux's
+# (FILE: queue.sh's output, "<commit> <series>/<patch>" per patch, as
+# make check keeps it): their commits are used instead of applying again.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -38,10 +41,16 @@ for d in "${all[@]}"; do
 	n=${d##*/}
 	cover=$d/0000-cover-letter.patch
 	[ -f "$cover" ] || die "$d has no cover letter"
-	g checkout -q -b "b4/$n"
-	while IFS= read -r p; do
-		am_patch "$repo" "$p"
-	done < <(series_patches "$d")
+	if [ -n "${QUEUE:-}" ]; then
+		tip=$(awk -v s="$n" 'index($2, s "/") == 1 { c = $1 } END { print c }' "$QUEUE")
+		[ -n "$tip" ] || die "$QUEUE has no commit of $n"
+		g checkout -q -b "b4/$n" "$tip"
+	else
+		g checkout -q -b "b4/$n"
+		while IFS= read -r p; do
+			am_patch "$repo" "$p"
+		done < <(series_patches "$d")
+	fi
 	# The version, from "[PATCH vK 0/N]"; b4 numbers the series with it.
 	version=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$cover")
 	g config "branch.b4/$n.description" "$(cover_description "$cover")"

@@ -466,9 +466,10 @@ t_lock() {
 	rm -rf "$LINUX"
 	# A script that runs other scripts that lock does not wait for
 	# itself: queue.sh runs tree.sh (no work/linux yet), which runs
-	# export.sh (work/linux exists).
-	timeout 300 "$TOP/scripts/queue.sh" "$WORK/src-q"
-	timeout 300 "$TOP/scripts/tree.sh"
+	# export.sh (work/linux exists). Seconds on a fake kernel; the bound
+	# is what the planted deadlock costs.
+	timeout 60 "$TOP/scripts/queue.sh" "$WORK/src-q"
+	timeout 60 "$TOP/scripts/tree.sh"
 	# Another run uses work/: tree.sh waits, and says for whom.
 	hold_lock "$WORK/.lock"
 	rc=0

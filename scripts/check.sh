@@ -654,11 +654,7 @@ planted() {
 	expect_red "a missing selftest" '^FAIL selftest futex_wait_wouldblock: did not run$'
 	expect_red "a kernel WARNING" '^FAIL kernel log clean \(planted\): WARNING: '
 	expect_red "a lockdep report" '^FAIL kernel log clean \(planted\): lockdep: '
-	expect_red "a KASAN report" '^FAIL kernel log clean \(planted\): KASAN: '
-	expect_red "an oops (BUG())" '^FAIL kernel log clean \(planted\): oops: .*kernel BUG at'
 	expect_red "a hung task" '^FAIL kernel log clean \(planted\): hung task: '
-	expect_red "a soft lockup" '^FAIL kernel log clean \(planted\): soft lockup: '
-	expect_red "an RCU stall" '^FAIL kernel log clean \(planted\): RCU stall: '
 	expect_red "locktorture of a broken lock" '^FAIL locktorture lock_busted: mutual exclusion broken'
 	expect_red "a passing selftest stays green" '^PASS selftest futex_wait_timeout: global.wait_bitset$'
 	if grep -q -E '^FAIL selftest futex_wait_timeout' <<<"$v"; then

@@ -8,12 +8,10 @@
 #   - a selftest is missing: futex_wait_wouldblock is not in the test
 #     directory;
 #   - a kernel WARNING: LKDTM's WARNING crash point;
-#   - a KASAN report, a BUG, a hung task, a soft lockup and an RCU stall:
-#     LKDTM's READ_AFTER_FREE, BUG, HUNG_TASK and, last, SOFTLOCKUP (on
-#     the second CPU), with the detectors' thresholds lowered;
+#   - a hung task: LKDTM's HUNG_TASK, the hung task detector's threshold
+#     lowered to 1 s;
 #   - a lockdep report: LKDTM's SPINLOCKUP taken once, which returns to
-#     user space with a spinlock held (before the BUG: an oops turns
-#     lockdep off);
+#     user space with a spinlock held;
 #   - a lock that excludes nobody: the boot runs locktorture's
 #     lock_busted (the host's command line names it); its log goes to
 #     OUT_DIR/torture-dmesg.txt, the rest to OUT_DIR/dmesg.txt;
@@ -53,22 +51,7 @@ rm -f "$out/done"
 
 dbg=/sys/kernel/debug
 mountpoint -q "$dbg" || mount -t debugfs none "$dbg" || exit 2
-# This shell on CPU 0, the soft lockup below on CPU 1.
-taskset -p -c 0 $$ >/dev/null
 echo WARNING >"$dbg/provoke-crash/DIRECT"
-sleep 1
-# A lockdep report, before anything that oopses (an oops turns lockdep
-# off): the shell returns to user space holding a spinlock that nobody
-# will release; its next sleep is a "scheduling while atomic".
-sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT"
-sleep 1
-# A KASAN report: a read of freed slab memory.
-echo READ_AFTER_FREE >"$dbg/provoke-crash/DIRECT"
-sleep 1
-# A BUG: it kills the shell that writes it, with an oops, which every
-# guest turns into a panic (oops=panic): not this one from here on.
-echo 0 >/proc/sys/kernel/panic_on_oops
-sh -c "echo BUG >$dbg/provoke-crash/DIRECT"
 sleep 1
 # A hung task: a task in D state that nobody wakes, reported after 1 s.
 echo 1 >/proc/sys/kernel/hung_task_timeout_secs
@@ -77,16 +60,14 @@ for _ in $(seq 60); do
 	dmesg | grep -q 'blocked for more than' && break
 	sleep 1
 done
-# A soft lockup and an RCU stall, last: CPU 1 loops in the kernel with
-# preemption disabled for good (interrupts still come, so the log still
-# reaches the host); reported after 2 s and 3 s.
-echo 1 >/proc/sys/kernel/watchdog_thresh
-echo 3 >/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
-taskset -c 1 sh -c "echo SOFTLOCKUP >$dbg/provoke-crash/DIRECT" &
-for _ in $(seq 60); do
-	dmesg | grep -q 'soft lockup' && dmesg | grep -q -E 'detected stalls|self-detected stall' && break
-	sleep 1
-done
+# The lock stays held by nobody who will release it, and this shell's
+# CPU runs with preemption disabled from here on: after it, the guest
+# only reads its log and panics. Nothing can be planted after it, and
+# before it nothing that turns lockdep off: a KASAN report (its taint
+# does, seen) or an oops; nor a lockup of a CPU that the rest needs. The
+# workbench's verdict-detects judges those classes on fixtures.
+sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT"
+sleep 1
 dmesg >"$out/dmesg.txt" 2>&1
 echo ok >"$out/done"
 sync

@@ -97,6 +97,7 @@ struct rhead {
 	void *list_op_pending;
 };
 
+static void forget_tid(void);
 static bool all_mutexes;
 static bool stats;
 static bool ping_ok;
@@ -150,6 +151,7 @@ __attribute__((constructor)) static void pingmutex_init(void)
 	all_mutexes = m && !strcmp(m, "all");
 	stats = s && *s && strcmp(s, "0");
 	real_destroy = real("pthread_mutex_destroy", NULL);
+	pthread_atfork(NULL, NULL, forget_tid);
 	real_lock = real("pthread_mutex_lock", NULL);
 	real_trylock = real("pthread_mutex_trylock", NULL);
 	real_timedlock = real("pthread_mutex_timedlock", NULL);
@@ -183,13 +185,19 @@ static inline void count(_Atomic unsigned long *c)
 		atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
 }
 
+static __thread uint32_t tid_cache;
+
 static inline uint32_t self(void)
 {
-	static __thread uint32_t tid;
+	if (!tid_cache)
+		tid_cache = syscall(SYS_gettid);
+	return tid_cache;
+}
 
-	if (!tid)
-		tid = syscall(SYS_gettid);
-	return tid;
+/* The child of fork() is another task: its TID is not its parent's. */
+static void forget_tid(void)
+{
+	tid_cache = 0;
 }
 
 static inline struct gmutex *gm(pthread_mutex_t *m)

@@ -45,4 +45,4 @@ export:
 	@scripts/export.sh
 
 shellcheck:
-	@shellcheck -x scripts/*.sh tests/*.sh lava/*.sh .ci/run
+	@shellcheck -x scripts/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run

@@ -12,6 +12,9 @@
 #   boot to boot. The RFC ran 10000 acquisitions per thread; here PB_N
 #   (default 2000), so that a round of boots fits make bench (a fair
 #   run of 10000 takes about 40 s per kind in a 2-vCPU TCG guest).
+# - on the patched kernel, with both proxy settings: unmodified programs
+#   on the C library's mutexes, its PI mutexes and PING (bench/peers.sh,
+#   OUT/peers.VARIANT.TAG.txt);
 # - with sched_proxy_exec=1 only, on the patched kernel only: how the PING
 #   locks were taken, from the futex:futex_ping_lock and
 #   futex:futex_ping_unlock trace events, in a run of its own of each
@@ -72,6 +75,12 @@ for wl in fair rt; do
 	done
 done
 cat "$summary"
+
+# Unmodified programs on three kinds of pthread mutex (bench/peers.sh), on
+# the patched kernel, with both proxy settings.
+case $tag in
+patched.*) "$(dirname "$0")/peers.sh" "$(dirname "$perf")/../pingmutex" "$out" "$tag" || exit 1 ;;
+esac
 
 [ "$variant" = pe1 ] || exit 0
 case $tag in patched.*) ;; *) exit 0 ;; esac

@@ -31,6 +31,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -58,6 +59,7 @@
 #define KIND_TYPE_MASK		3
 #define KIND_ROBUST		16
 #define KIND_PI			32
+#define KIND_PP			64
 #define KIND_PSHARED		128
 #define OWNER_INCONSISTENT	INT_MAX
 #define OWNER_NOTRECOVERABLE	(INT_MAX - 1)
@@ -97,13 +99,18 @@ struct rhead {
 	void *list_op_pending;
 };
 
-static void forget_tid(void);
+static void in_child(void);
 static bool all_mutexes;
+/* PINGMUTEX=glibc-pi, glibc-normal: no PING; the protocol that
+ * pthread_mutex_init() gives every mutex (for comparisons), or -1. */
+static int force_protocol = -1;
 static bool stats;
 static bool ping_ok;
 static _Atomic unsigned long n_fast, n_steal, n_kernel_lock, n_kernel_unlock, n_user_unlock,
 	n_cond_wait, n_owner_died;
 
+static void (*real_exit)(int) __attribute__((noreturn));
+static int (*real_init)(pthread_mutex_t *, const pthread_mutexattr_t *);
 static int (*real_destroy)(pthread_mutex_t *);
 static int (*real_lock)(pthread_mutex_t *);
 static int (*real_trylock)(pthread_mutex_t *);
@@ -137,21 +144,42 @@ static void *real(const char *name, const char *version)
 
 static void print_stats(void)
 {
-	fprintf(stderr, "libpingmutex: %s mutexes on PING; locks: %lu fast path, %lu steals, %lu FUTEX_LOCK_PING "
+	fprintf(stderr, "libpingmutex[%d]: %s mutexes on PING; locks: %lu fast path, %lu steals, %lu FUTEX_LOCK_PING "
 		"(%lu owner died); unlocks: %lu in user space, %lu FUTEX_UNLOCK_PING; %lu condition waits\n",
-		!ping_ok ? "no" : all_mutexes ? "all" : "PTHREAD_PRIO_INHERIT", atomic_load(&n_fast), atomic_load(&n_steal),
+		(int)getpid(),
+		force_protocol == PTHREAD_PRIO_INHERIT ? "no (glibc-pi)" :
+		force_protocol == PTHREAD_PRIO_NONE ? "no (glibc-normal)" : !ping_ok ? "no" : all_mutexes ? "all" : "PTHREAD_PRIO_INHERIT", atomic_load(&n_fast), atomic_load(&n_steal),
 		atomic_load(&n_kernel_lock), atomic_load(&n_owner_died), atomic_load(&n_user_unlock),
 		atomic_load(&n_kernel_unlock), atomic_load(&n_cond_wait));
 }
 
-__attribute__((constructor)) static void pingmutex_init(void)
+/*
+ * Set up on the first call into the library: other libraries' constructors
+ * can lock mutexes before this library's constructor has run (Debian's
+ * libGLdispatch does, in stress-ng). Every entry point calls setup(); the
+ * first caller sets up, others wait for it (nothing in do_setup() comes
+ * back into this library: dlsym(), atexit() and pthread_atfork() take the
+ * C library's internal locks).
+ */
+enum { SETUP_NONE, SETUP_BUSY, SETUP_DONE };
+static _Atomic int set_up;
+
+static void do_setup(void)
 {
 	const char *m = getenv("PINGMUTEX"), *s = getenv("PINGMUTEX_STATS");
 
 	all_mutexes = m && !strcmp(m, "all");
+	if (m && !strcmp(m, "glibc-pi"))
+		force_protocol = PTHREAD_PRIO_INHERIT;
+	else if (m && !strcmp(m, "glibc-normal"))
+		force_protocol = PTHREAD_PRIO_NONE;
+	else if (m && *m && strcmp(m, "pi") && strcmp(m, "all"))
+		fprintf(stderr, "libpingmutex: PINGMUTEX=%s: not pi, all, glibc-pi or glibc-normal; pi it is\n", m);
 	stats = s && *s && strcmp(s, "0");
+	real_init = real("pthread_mutex_init", NULL);
 	real_destroy = real("pthread_mutex_destroy", NULL);
-	pthread_atfork(NULL, NULL, forget_tid);
+	pthread_atfork(NULL, NULL, in_child);
+	real_exit = real("_exit", NULL);
 	real_lock = real("pthread_mutex_lock", NULL);
 	real_trylock = real("pthread_mutex_trylock", NULL);
 	real_timedlock = real("pthread_mutex_timedlock", NULL);
@@ -164,7 +192,7 @@ __attribute__((constructor)) static void pingmutex_init(void)
 	real_cond_signal = real("pthread_cond_signal", "GLIBC_2.3.2");
 	real_cond_broadcast = real("pthread_cond_broadcast", "GLIBC_2.3.2");
 	/* A kernel without PING: every mutex stays the C library's, said. */
-	{
+	if (force_protocol < 0) {
 		uint32_t word = 0;
 
 		ping_ok = !syscall(SYS_futex, &word, FUTEX_TRYLOCK_PING | FUTEX_PRIVATE_FLAG, 0, NULL,
@@ -177,6 +205,31 @@ __attribute__((constructor)) static void pingmutex_init(void)
 	}
 	if (stats)
 		atexit(print_stats);
+}
+
+static void __attribute__((noinline)) setup_slow(void)
+{
+	int old = SETUP_NONE;
+
+	if (atomic_compare_exchange_strong(&set_up, &old, SETUP_BUSY)) {
+		do_setup();
+		/* Pairs with the acquire loads in setup() and below. */
+		atomic_store_explicit(&set_up, SETUP_DONE, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&set_up, memory_order_acquire) != SETUP_DONE)
+		sched_yield();
+}
+
+static inline void setup(void)
+{
+	if (__builtin_expect(atomic_load_explicit(&set_up, memory_order_acquire) != SETUP_DONE, 0))
+		setup_slow();
+}
+
+__attribute__((constructor)) static void pingmutex_init(void)
+{
+	setup();
 }
 
 static inline void count(_Atomic unsigned long *c)
@@ -194,10 +247,33 @@ static inline uint32_t self(void)
 	return tid_cache;
 }
 
-/* The child of fork() is another task: its TID is not its parent's. */
-static void forget_tid(void)
+/*
+ * The child of fork() is another task: its TID is not its parent's, and
+ * its counters count its own locks.
+ */
+static void in_child(void)
 {
 	tid_cache = 0;
+	atomic_store(&n_fast, 0);
+	atomic_store(&n_steal, 0);
+	atomic_store(&n_kernel_lock, 0);
+	atomic_store(&n_kernel_unlock, 0);
+	atomic_store(&n_user_unlock, 0);
+	atomic_store(&n_cond_wait, 0);
+	atomic_store(&n_owner_died, 0);
+}
+
+/*
+ * Programs that fork workers often end them with _exit() (stress-ng
+ * does), which runs no atexit() handler: the counters are printed here
+ * too.
+ */
+void _exit(int status)
+{
+	setup();
+	if (stats)
+		print_stats();
+	real_exit(status);
 }
 
 static inline struct gmutex *gm(pthread_mutex_t *m)
@@ -205,9 +281,16 @@ static inline struct gmutex *gm(pthread_mutex_t *m)
 	return (struct gmutex *)m;
 }
 
+/*
+ * A PTHREAD_PRIO_PROTECT mutex stays the C library's in every mode: its
+ * word holds the priority ceiling, not a TID.
+ */
 static inline bool ours(pthread_mutex_t *m)
 {
-	return ping_ok && (all_mutexes || (gm(m)->kind & KIND_PI));
+	int kind = gm(m)->kind;
+
+	setup();
+	return ping_ok && !(kind & KIND_PP) && (all_mutexes || (kind & KIND_PI));
 }
 
 static inline int private_flag(struct gmutex *g)
@@ -428,8 +511,30 @@ static int ping_unlock(pthread_mutex_t *m)
 /*
  * pthread_mutex_init() is the C library's: it sets the kind from the
  * attributes, PTHREAD_PRIO_INHERIT's bit included, and leaves the rest
- * zero, a free PING word.
+ * zero, a free PING word. PINGMUTEX=glibc-pi or glibc-normal changes the
+ * protocol asked for (PTHREAD_PRIO_PROTECT excepted), to compare a
+ * program on the C library's PI mutexes, or without PI, with PING; the
+ * statically initialised mutexes stay normal.
  */
+int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+{
+	pthread_mutexattr_t a;
+	int proto = PTHREAD_PRIO_NONE;
+
+	setup();
+	if (force_protocol < 0)
+		return real_init(m, attr);
+	if (attr) {
+		a = *attr;
+		pthread_mutexattr_getprotocol(&a, &proto);
+	} else {
+		pthread_mutexattr_init(&a);
+	}
+	if (proto != PTHREAD_PRIO_PROTECT)
+		pthread_mutexattr_setprotocol(&a, force_protocol);
+	return real_init(m, &a);
+}
+
 int pthread_mutex_destroy(pthread_mutex_t *m)
 {
 	if (!ours(m))
@@ -582,12 +687,14 @@ static int ping_cond_wake(pthread_cond_t *c, int n)
 
 int pthread_cond_signal(pthread_cond_t *c)
 {
+	setup();
 	return atomic_load_explicit(&gc(c)->magic, memory_order_relaxed) == COND_PING ?
 	       ping_cond_wake(c, 1) : real_cond_signal(c);
 }
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
+	setup();
 	return atomic_load_explicit(&gc(c)->magic, memory_order_relaxed) == COND_PING ?
 	       ping_cond_wake(c, INT_MAX) : real_cond_broadcast(c);
 }

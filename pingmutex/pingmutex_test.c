@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -378,6 +379,62 @@ static bool robust_processes(void)
 	return true;
 }
 
+/* Set by libearly.so's constructor, which runs before libpingmutex's. */
+extern int early_pi_lock, early_static_lock;
+
+static bool early_lock(void)
+{
+	CHECK(early_pi_lock == 0);
+	CHECK(early_static_lock == 0);
+	return true;
+}
+
+/*
+ * PTHREAD_PRIO_PROTECT stays the C library's: its word holds the ceiling.
+ * glibc raises the locker to the ceiling, which it does only for a thread
+ * that already runs SCHED_FIFO (it asks for SCHED_OTHER at the ceiling
+ * otherwise: EINVAL): the case runs in such a thread.
+ */
+static void *pp_locker(void *arg)
+{
+	pthread_mutex_t *m = arg;
+	long ret = 0;
+
+	if (pthread_mutex_lock(m))
+		ret |= 1;
+	if (pthread_mutex_trylock(m) != EBUSY)
+		ret |= 2;
+	if (pthread_mutex_unlock(m))
+		ret |= 4;
+	return (void *)ret;
+}
+
+static bool prio_protect(void)
+{
+	struct sched_param sp = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+	pthread_mutexattr_t a;
+	pthread_attr_t ta;
+	pthread_mutex_t m;
+	pthread_t t;
+	void *ret;
+
+	pthread_mutexattr_init(&a);
+	CHECK(pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_PROTECT) == 0);
+	CHECK(pthread_mutexattr_setprioceiling(&a, sp.sched_priority) == 0);
+	CHECK(pthread_mutex_init(&m, &a) == 0);
+	pthread_mutexattr_destroy(&a);
+	pthread_attr_init(&ta);
+	pthread_attr_setinheritsched(&ta, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&ta, SCHED_FIFO);
+	pthread_attr_setschedparam(&ta, &sp);
+	CHECK(pthread_create(&t, &ta, pp_locker, &m) == 0);
+	pthread_attr_destroy(&ta);
+	CHECK(pthread_join(t, &ret) == 0);
+	CHECK(ret == NULL);
+	CHECK(pthread_mutex_destroy(&m) == 0);
+	return true;
+}
+
 int main(void)
 {
 	struct { const char *name; bool (*fn)(void); } cases[] = {
@@ -388,6 +445,8 @@ int main(void)
 		{ "condvar", condvar },
 		{ "robust_threads", robust_threads },
 		{ "robust_processes", robust_processes },
+		{ "early_lock", early_lock },
+		{ "prio_protect", prio_protect },
 	};
 	int n = sizeof(cases) / sizeof(cases[0]), i;
 

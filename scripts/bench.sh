@@ -200,10 +200,11 @@ build_pathlen() {
 step "pathlen from bench/pathlen.c" build_pathlen
 ! step_failed || die "cannot build bench/pathlen.c"
 
-# ping_bench, where the queue has it (bench/NN-topic.sh finds it beside
-# perf/): tools/testing/futex against the queue's uapi headers.
-step "ping_bench from the whole queue" "$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" ping_bench
-! step_failed || die "cannot build tools/testing/futex/ping_bench"
+# ping_bench, where the queue has it, and pingmutex/ (bench/NN-topic.sh
+# finds them beside perf/): against the queue's uapi headers.
+step "ping_bench and pingmutex from the whole queue" "$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" \
+	ping_bench pingmutex
+! step_failed || die "cannot build tools/testing/futex/ping_bench or pingmutex/"
 
 build_k() {
 	local k=$1
@@ -470,6 +471,7 @@ stage() {
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-pathlen-table.sh" "$n"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-lock-table.sh" "$n"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-ping-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-peers-table.sh" "$n"
 	} >"$st/table.txt"
 }
 for n in "${dirs[@]}"; do
@@ -480,7 +482,7 @@ done
 # The files a run writes, removed from results/NN-topic before the new
 # ones move in (a run without a lock sweep leaves no old lock.png).
 managed=(raw table.txt values.tsv ministat.txt pathlen.tsv pathlen-ministat.txt provenance.txt
-	lock.png lock-median.dat ping.tsv ping-ministat.txt ping-cdf.png ping-cdf.dat)
+	lock.png lock-median.dat ping.tsv ping-ministat.txt ping-cdf.png ping-cdf.dat peers.tsv peers-ministat.txt)
 commit_results() {
 	local n=$1 f
 	for f in "${managed[@]}"; do

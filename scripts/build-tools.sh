@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# build-tools.sh SRC OUT [selftests] [selftests32] [perf] [ping_bench]:
+# build-tools.sh SRC OUT [selftests] [selftests32] [perf] [ping_bench] [pingmutex]:
 # install SRC's uapi headers into OUT/usr/include and build, against them,
 # the futex selftests (installed in OUT/kselftest), the same for 32-bit x86
 # (OUT/kselftest32, run through the compat entry of the x86_64 kernel), a
 # minimal perf (OUT/perf/perf) and, where SRC has it,
-# tools/testing/futex/ping_bench (OUT/ping_bench). With no target named,
+# tools/testing/futex/ping_bench (OUT/ping_bench), and the workbench's
+# pingmutex/ library and its tests (OUT/pingmutex). With no target named,
 # builds the selftests and perf. New FUTEX_* constants thus come from the
 # tree, not from the host's linux-libc-dev. ARCH=arm64 cross-builds them
 # for arm64 (not selftests32). STATIC=1 links every program
@@ -13,7 +14,7 @@
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-src=$(cd "${1:?usage: build-tools.sh SRC OUT [selftests] [selftests32] [perf] [ping_bench]}" && pwd)
+src=$(cd "${1:?usage: build-tools.sh SRC OUT [selftests] [selftests32] [perf] [ping_bench] [pingmutex]}" && pwd)
 mkdir -p "${2:?}"
 out=$(cd "$2" && pwd)
 shift 2
@@ -109,6 +110,15 @@ for t in "${targets[@]}"; do
 			CFLAGS="-g -O2 -Wall -Wextra -Werror -isystem $hdr -D_GNU_SOURCE" LDFLAGS="$static" ||
 			die "ping_bench does not build (log: $out/ping_bench.log)"
 		cp "$src/tools/testing/futex/ping_bench" "$out/ping_bench"
+		;;
+	pingmutex)
+		# The library knows glibc's x86_64 pthread_mutex_t only.
+		[ "$karch" = x86 ] || die "pingmutex: x86_64 only, not for ARCH=$arch"
+		rm -rf "$out/pingmutex"
+		mkdir -p "$out/pingmutex"
+		logged "$out/pingmutex.log" env CFLAGS="-O2 -g -Werror -isystem $hdr" \
+			make -C "$TOP/pingmutex" O="$out/pingmutex" CC="ccache $cc" ||
+			die "pingmutex does not build (log: $out/pingmutex.log)"
 		;;
 	*) die "unknown target $t" ;;
 	esac

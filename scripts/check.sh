@@ -10,16 +10,19 @@
 #   the debug kernel, and beside it: the workbench's own tests, the model
 #     of the PING word protocol, checkpatch --strict, the series mailed
 #     through a sendmail stand-in, the LAVA jobs against the schema, and
-#     the futex selftests (x86_64, i386, static) and ping_bench built;
+#     the futex selftests (x86_64, i386, static), ping_bench and
+#     pingmutex/ (pthread mutexes on PING, LD_PRELOAD) built;
 #   guest boots of the debug kernel: a hung guest; planted faults (a
 #     failing and a missing selftest, a WARNING, a lockdep report, a
 #     tortured lock that excludes nobody) ending in a panic, each of which
 #     the verdict functions must judge red; every futex selftest with
-#     sched_proxy_exec=1 (then ping_bench and the i386 selftests); every
+#     sched_proxy_exec=1 (then ping_bench, the i386 selftests, and
+#     pingmutex's tests and unmodified Debian programs on it); every
 #     futex selftest with sched_proxy_exec=0 as the x86_64 debug LAVA job
 #     under lava-run; futex stress under fault injection with kmemleak;
 #     futex_priv_hash with 17 vCPUs; locktorture's mutex and ww_mutex
-#     torture; two boots at a time (CHECK_GUESTS=2, the default);
+#     torture; pingmutex and the programs with sched_proxy_exec=0; two
+#     boots at a time (CHECK_GUESTS=2, the default);
 #   the background steps waited for.
 #
 # Any failed or missing test case, unexplained skip, guest time-out, panic
@@ -540,7 +543,7 @@ lava_schema() {
 }
 
 build_tools() {
-	"$TOP/scripts/build-tools.sh" "$src" "$tools" selftests selftests32 ping_bench
+	"$TOP/scripts/build-tools.sh" "$src" "$tools" selftests selftests32 ping_bench pingmutex
 	# The LAVA job's ramdisk has no C library.
 	STATIC=1 "$TOP/scripts/build-tools.sh" "$src" "$static_tools" selftests
 }
@@ -595,7 +598,7 @@ if in_mode full; then
 else
 	left_out "workbench tests, model, checkpatch, mailable, LAVA schema" "mode $mode"
 fi
-step "build the futex selftests (x86_64, i386, static) and ping_bench" build_tools
+step "build the futex selftests (x86_64, i386, static), ping_bench and pingmutex" build_tools
 ! step_failed || finish "the futex selftests do not build"
 bg_wait "build the debug kernel" || finish "the debug kernel does not build"
 kernel=$build/arch/x86/boot/bzImage
@@ -664,14 +667,16 @@ planted() {
 guests "guest failure detection: a hung guest" hung_guest \
 	"detectors fire on planted faults, and on a panic" planted
 if in_mode planted; then
-	left_out "futex selftests, locktorture, 17 vCPUs, fault injection" "mode planted"
+	left_out "futex selftests, pingmutex, locktorture, 17 vCPUs, fault injection" "mode planted"
 	finish
 fi
 
 # The futex selftests with Proxy Execution, every case judged from its
-# KTAP output; then a smoke run of ping_bench, and the i386 build of the
+# KTAP output; then a smoke run of ping_bench, the i386 build of the
 # selftests, through the compat entry (FUTEX_SET_WAIT's val2 in a 32-bit
-# uaddr2 slot, the PING ops, compat robust lists, 32-bit time).
+# uaddr2 slot, the PING ops, compat robust lists, 32-bit time), and
+# pthread mutexes on PING: libpingmutex's tests and unmodified Debian
+# programs on it (tests/guest-peers.sh, judged against tests/peers.expected).
 selftests_pe1() {
 	local log=$out/selftests-pe1.log res=$WORK/guest/check-pe1 cmd
 	rm -rf "$res"
@@ -679,6 +684,7 @@ selftests_pe1() {
 	[ ! -x "$tools/ping_bench" ] ||
 		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-ping-bench.sh" "$tools/ping_bench" "$res")"
 	cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir32" "$res/i386")"
+	cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-peers.sh" "$tools/pingmutex" "$res/peers")"
 	guest_run "selftests, sched_proxy_exec=1" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
 		-a sched_proxy_exec=1 -a panic_on_warn=1 -a kmemleak=off "$kernel" "$log" -- \
 		bash -c "$cmd"
@@ -696,6 +702,10 @@ selftests_pe1() {
 		selftest_verdict "$res/i386" "$expected" "$out/selftests-i386.skips"
 		splat_scan "i386, sched_proxy_exec=1" "$res/i386/dmesg.txt"
 	} | record_lines " (i386, sched_proxy_exec=1)"
+	{
+		selftest_verdict "$res/peers" "$TOP/tests/peers.expected" /dev/null
+		splat_scan "pingmutex, sched_proxy_exec=1" "$res/peers/dmesg.txt"
+	} | record_lines " (pingmutex, sched_proxy_exec=1)"
 }
 
 # lava_boot NAME DIR VAR=VALUE...: the x86_64 LAVA job of lava/ that the
@@ -795,13 +805,27 @@ failfutex() {
 	fi
 	splat_scan "fault injection" "$log" "$res/dmesg.txt" | record_lines ""
 }
-# The short LAVA boots, one after the other beside the fault injection.
+# pthread mutexes on PING without Proxy Execution: libpingmutex's tests
+# and the programs run on it, as in selftests_pe1.
+peers_pe0() {
+	local log=$out/peers-pe0.log res=$WORK/guest/check-peers-pe0
+	rm -rf "$res"
+	guest_run "pingmutex, sched_proxy_exec=0" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
+		-a sched_proxy_exec=0 -a panic_on_warn=1 -a kmemleak=off "$kernel" "$log" -- \
+		"$TOP/tests/guest-peers.sh" "$tools/pingmutex" "$res"
+	{
+		selftest_verdict "$res" "$TOP/tests/peers.expected" /dev/null
+		splat_scan "pingmutex, sched_proxy_exec=0" "$log" "$res/dmesg.txt"
+	} | record_lines " (pingmutex, sched_proxy_exec=0)"
+}
+# The short boots, one after the other beside the fault injection.
 lava_boots() {
 	torture mutex_lock
 	torture ww_mutex_lock
 	priv_hash
+	peers_pe0
 }
 guests "futex stress under fault injection" failfutex \
-	"locktorture mutex_lock and ww_mutex_lock (sched_proxy_exec=1), futex_priv_hash with 17 vCPUs" lava_boots
+	"locktorture mutex_lock and ww_mutex_lock (sched_proxy_exec=1), futex_priv_hash with 17 vCPUs, pingmutex (sched_proxy_exec=0)" lava_boots
 
 finish

@@ -13,7 +13,9 @@
 # compiler); gcc-aarch64-linux-gnu, qemu-system-arm, debootstrap: the
 # arm64 guest.
 # lava-common (the job schema), lava-dispatcher (lava-run), lavacli,
-# python3-jinja2: the LAVA jobs (scripts/lava.sh).
+# python3-jinja2: the LAVA jobs (scripts/lava.sh). rt-tests, stress-ng,
+# sysbench, memcached and libmemcached-tools: programs run unmodified on
+# PING through pingmutex/ (tests/guest-peers.sh).
 pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
 	libelf-dev libssl-dev python3 python3-ply python3-git perl git
 	qemu-system-x86 udev busybox-static procps
@@ -21,7 +23,8 @@ pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
 	qemu-system-arm debootstrap
 	lava-common lava-dispatcher lavacli python3-jinja2 python3-yaml
 	shellcheck gnuplot-nox ministat pkg-config spin
-	git-email libmailtools-perl libauthen-sasl-perl libio-socket-ssl-perl b4)
+	git-email libmailtools-perl libauthen-sasl-perl libio-socket-ssl-perl b4
+	rt-tests stress-ng sysbench memcached libmemcached-tools)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -75,8 +75,11 @@ for b in "${branches[@]}"; do
 	if [ "$k" -gt 0 ]; then
 		version=(--subject-prefix="PATCH v$((k + 1))")
 	fi
+	# core.abbrev pinned: git's default length of the index lines grows
+	# with the number of objects, so that a fresh tree would export other
+	# bytes than an old one.
 	GIT_COMMITTER_DATE=$(g log -1 --format=%aI "$b") \
-		g format-patch -q --cover-letter --cover-from-description=subject \
+		g -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=subject \
 		--base="$BASE_TAG" --zero-commit --no-signature --no-thread \
 		"${version[@]}" -o "$out/$name" "$prev..$b" >/dev/null
 	prev=$b

@@ -44,6 +44,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -129,7 +130,7 @@ struct shared {
 	pid_t tids[MAX_PROCS][MAX_THREADS];	/* for garbage words */
 	pid_t dead_tid;		/* a TID that named a task once */
 	/* __atomic counters */
-	unsigned long ops, taken[NKIND], owner_died, exits, execs, kills, deadlocks;
+	unsigned long ops, taken[NKIND], owner_died, exits, execs, kills, deadlocks, unlock_retries;
 	unsigned long errors;
 	char error[512];	/* the first error */
 };
@@ -389,7 +390,21 @@ static void lock_release(enum kind k, struct plock *l)
 		pop = &rhead.list_op_pending;
 	}
 	tid = __atomic_load_n(&l->word, __ATOMIC_RELAXED);
-	if (futex(&l->word, op, 0, NULL, pop, 0)) {
+	/*
+	 * FUTEX_UNLOCK_PI returns EAGAIN when the word changed between its
+	 * read and its cmpxchg (a waiter setting FUTEX_WAITERS): "let user
+	 * space handle it", i.e. try again.
+	 */
+	for (int i = 0; i < 1000; i++) {
+		if (!futex(&l->word, op, 0, NULL, pop, 0)) {
+			errno = 0;
+			break;
+		}
+		if (errno != EAGAIN)
+			break;
+		count(&sh->unlock_retries);
+	}
+	if (errno) {
 		error("%s unlock %p by %d (op %#x, word %#x, last taken by %d): %s",
 		      k == PING ? "PING" : "PI", (void *)l, my_tid, op,
 		      __atomic_load_n(&l->word, __ATOMIC_RELAXED), l->owner, strerror(errno));
@@ -797,6 +812,40 @@ static void dump_task(pid_t pid, pid_t tid)
 			fprintf(stderr, "ping_fuzz:   wchan %s\n", buf);
 		fclose(f);
 	}
+	/* Its kernel stack and scheduler state (root only). */
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(buf, sizeof(buf), f))
+			fprintf(stderr, "ping_fuzz:   stack %s", buf);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(buf, sizeof(buf), f))
+			if (strstr(buf, "policy") || strstr(buf, "prio") || strstr(buf, "nr_switches") ||
+			    strstr(buf, "dl.") || strstr(buf, "se.exec_start") || strstr(buf, "sum_exec"))
+				fprintf(stderr, "ping_fuzz:   sched %s", buf);
+		fclose(f);
+	}
+}
+
+/* Every thread of a process that did not end. */
+static void dump_process(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)))
+		if (d->d_name[0] != '.')
+			dump_task(pid, atoi(d->d_name));
+	closedir(dir);
 }
 
 static void dump_locks(void)
@@ -973,18 +1022,18 @@ int main(int argc, char **argv)
 
 		while (waitpid(pids[i], &status, WNOHANG) != pids[i]) {
 			if (++waited > 90 * 10) {
-				char path[64];
-				FILE *f;
-
 				error("process %d did not end within 90 s of the stop", pids[i]);
-				snprintf(path, sizeof(path), "/proc/%d/task", pids[i]);
-				f = fopen(path, "r");
-				if (f)
-					fclose(f);
-				dump_task(pids[i], pids[i]);
+				dump_process(pids[i]);
 				dump_locks();
 				kill(pids[i], SIGKILL);
-				waitpid(pids[i], &status, 0);
+				/* A task that even SIGKILL does not end: say so. */
+				for (int j = 0; j < 100 && waitpid(pids[i], &status, WNOHANG) != pids[i]; j++)
+					usleep(100000);
+				if (waitpid(pids[i], &status, WNOHANG) == 0) {
+					error("process %d: not ended 10 s after SIGKILL", pids[i]);
+					dump_process(pids[i]);
+					status = 0;
+				}
 				rc = 1;
 				break;
 			}
@@ -998,9 +1047,9 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("ping_fuzz: seed %lu: %lu chaos ops, %lu PING and %lu PI locks, %lu owner deaths seen, "
-	       "%lu exits, %lu execs, %lu kills owning or waiting, %lu EDEADLK\n",
+	       "%lu exits, %lu execs, %lu kills owning or waiting, %lu EDEADLK, %lu unlocks again after EAGAIN\n",
 	       seed, sh->ops, sh->taken[PING], sh->taken[PI], sh->owner_died, sh->exits, sh->execs,
-	       sh->kills, sh->deadlocks);
+	       sh->kills, sh->deadlocks, sh->unlock_retries);
 	if (sh->errors || rc) {
 		printf("ping_fuzz: seed %lu: FAILED: %lu errors; the first: %s\n", seed, sh->errors,
 		       sh->errors ? sh->error : "(see above)");

@@ -14,7 +14,8 @@
 #             mutex, for 3 s: bogo operations per second (wall clock).
 # And pi_stress (rt-tests, PI mutexes) for 10 s per kind, glibc-normal
 # (PINGMUTEX=glibc-normal: its mutexes without PI) in place of glibc: its
-# exit status (non-zero: an inversion or a stall seen) and inversions done.
+# exit status (non-zero: it saw a failure; it did not see the missing
+# inheritance of PING without Proxy Execution in make check) and inversions done.
 #
 # Rows to OUT/peers.VARIANT.TAG.txt: "PROGRAM KIND THREADS VALUE", and
 # "pi_stress KIND STATUS INVERSIONS"; BENCH_VARIANT names the boot.

@@ -31,6 +31,9 @@ log=$out/peers.$variant.$tag.log
 }
 : >"$f"
 : >"$log"
+# stress-ng and sysbench write temporary files in their working directory;
+# the guest's root is read-only, its /tmp private and writable.
+cd /tmp || exit 1
 
 # with KIND CMD...: CMD on the mutexes of KIND.
 with() {

@@ -793,42 +793,46 @@ static void child_event(void)
 	}
 }
 
-static void dump_task(pid_t pid, pid_t tid)
+/*
+ * dump_file: the lines of /proc/PID/task/TID/NAME to stderr, each after
+ * "ping_fuzz:   LABEL"; only the first line unless ALL, only lines with
+ * one of KEYS (NULL-terminated) if KEYS.
+ */
+static void dump_file(pid_t pid, pid_t tid, const char *name, const char *label, int all,
+		      const char *const *keys)
 {
 	char path[96], buf[512];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/%s", pid, tid, name);
 	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			fprintf(stderr, "ping_fuzz:   %s", buf);
-		fclose(f);
+	if (!f)
+		return;
+	while (fgets(buf, sizeof(buf), f)) {
+		const char *const *k = keys;
+
+		while (k && *k && !strstr(buf, *k))
+			k++;
+		if (!k || *k)
+			fprintf(stderr, "ping_fuzz:   %s%s%s", label, buf,
+				strchr(buf, '\n') ? "" : "\n");
+		if (!all)
+			break;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", pid, tid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			fprintf(stderr, "ping_fuzz:   wchan %s\n", buf);
-		fclose(f);
-	}
+	fclose(f);
+}
+
+static void dump_task(pid_t pid, pid_t tid)
+{
+	static const char *const sched_keys[] = {
+		"policy", "prio", "nr_switches", "dl.", "se.exec_start", "sum_exec", NULL
+	};
+
+	dump_file(pid, tid, "stat", "", 0, NULL);
+	dump_file(pid, tid, "wchan", "wchan ", 0, NULL);
 	/* Its kernel stack and scheduler state (root only). */
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(buf, sizeof(buf), f))
-			fprintf(stderr, "ping_fuzz:   stack %s", buf);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(buf, sizeof(buf), f))
-			if (strstr(buf, "policy") || strstr(buf, "prio") || strstr(buf, "nr_switches") ||
-			    strstr(buf, "dl.") || strstr(buf, "se.exec_start") || strstr(buf, "sum_exec"))
-				fprintf(stderr, "ping_fuzz:   sched %s", buf);
-		fclose(f);
-	}
+	dump_file(pid, tid, "stack", "stack ", 1, NULL);
+	dump_file(pid, tid, "sched", "sched ", 1, sched_keys);
 }
 
 /* Every thread of a process that did not end. */

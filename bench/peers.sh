@@ -22,6 +22,7 @@
 set -u
 lib=${1:?usage: peers.sh LIB_DIR OUT TAG} out=${2:?} tag=${3:?}
 variant=${BENCH_VARIANT:-pe1}
+top=$(cd "$(dirname "$0")/.." && pwd)
 r=${tag#*.}
 f=$out/peers.$variant.$tag.txt
 log=$out/peers.$variant.$tag.log
@@ -41,9 +42,21 @@ with() {
 	shift
 	case $kind in
 	glibc) "$@" ;;
-	ping) PINGMUTEX=all LD_PRELOAD=$lib/libpingmutex.so "$@" ;;
+	ping) PINGMUTEX=all PINGMUTEX_STATS=1 LD_PRELOAD=$lib/libpingmutex.so "$@" ;;
 	*) PINGMUTEX=$kind LD_PRELOAD=$lib/libpingmutex.so "$@" ;;
 	esac
+}
+
+# proven KIND OUTPUT WHAT: a ping row counts only if the library's counters
+# in OUTPUT show locks through PING; a library that was not preloaded or
+# fell back to glibc would make it a glibc number.
+proven() {
+	local n
+	[ "$1" = ping ] || return 0
+	n=$(awk -v mode=all -f "$top/pingmutex/ping-locks.awk" <<<"$2")
+	[ "${n:-0}" -gt 0 ] && return 0
+	echo "peers: $3 on ping: no locks through PING (the library's counters: ${n:-none})"
+	exit 1
 }
 
 rot() { # rot N WORDS...: the WORDS rotated by N
@@ -65,6 +78,7 @@ for t in $(rot "$r" 2 4 8 16); do
 			exit 1
 		}
 		printf '%s\n' "$o" >>"$log"
+		proven "$k" "$o" "sysbench ($t threads)"
 		awk -v k="$k" -v t="$t" '/total time:/ { s = $3; sub(/s$/, "", s) }
 			END { if (s > 0) printf "sysbench %s %d %.0f\n", k, t, t * 20000 / s; else exit 1 }' \
 			<<<"$o" >>"$f" || {
@@ -76,6 +90,7 @@ for t in $(rot "$r" 2 4 8 16); do
 			exit 1
 		}
 		printf '%s\n' "$o" >>"$log"
+		proven "$k" "$o" "stress-ng ($t threads)"
 		# "metrc: [PID] mutex OPS REAL USR SYS OPS/S(REAL) OPS/S(CPU)"
 		awk -v k="$k" -v t="$t" '$4 == "mutex" && $5 ~ /^[0-9]+$/ { v = $9 }
 			END { if (v > 0) printf "stress-ng %s %d %.0f\n", k, t, v; else exit 1 }' \
@@ -89,6 +104,7 @@ for k in $(rot "$r" glibc-normal glibc-pi ping); do
 	st=0
 	o=$(with "$k" timeout -k 5 60 pi_stress --duration=10 --groups=1 --quiet 2>&1) || st=$?
 	printf '%s\n' "$o" >>"$log"
+	proven "$k" "$o" pi_stress
 	n=$(sed -n 's/^Total inversion performed: //p' <<<"$o")
 	printf 'pi_stress %s %s %s\n' "$k" "$st" "${n:-0}" >>"$f"
 done

@@ -19,6 +19,7 @@
 # back to the C library's mutexes fails every case.
 set -u
 lib=${1:?usage: guest-peers.sh LIB_DIR OUT_DIR}
+top=$(cd "$(dirname "$0")/.." && pwd)
 out=${2:?}
 case $out in /*) ;; *) out=$PWD/$out ;; esac
 case $lib in /*) ;; *) lib=$PWD/$lib ;; esac
@@ -48,18 +49,7 @@ done
 # report as taken through PING, summed over its processes; nothing (and
 # status 1) if no line says that MODE's mutexes were on PING.
 ping_locks() {
-	awk -v mode="$2" '
-	/^libpingmutex\[[0-9]+\]: / {
-		if (index($0, mode " mutexes on PING; locks: ") == 0)
-			next
-		lines++
-		s = $0
-		sub(/.*locks: /, "", s)
-		split(s, f, /[ ,;]+/)
-		# "A fast path, B steals, C FUTEX_LOCK_PING"
-		n += f[1] + f[4] + f[6]
-	}
-	END { if (!lines) exit 1; print n + 0 }' "$1"
+	awk -v mode="$2" -f "$top/pingmutex/ping-locks.awk" "$1"
 }
 
 # peer NAME MODE MIN CMD...: run CMD with the library in MODE (pi: the

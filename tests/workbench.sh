@@ -618,7 +618,7 @@ t_guest_interrupt() {
 plant() {
 	local test=$1 file=$2 expr=$3 d
 	d=$(mktemp -d "$T/plant.XXXXXX")
-	cp -a "$TOP/scripts" "$TOP/tests" "$TOP/lava" "$TOP/pingmutex" "$d/"
+	cp -a "$TOP/scripts" "$TOP/tests" "$TOP/lava" "$TOP/pingmutex" "$TOP/bench" "$d/"
 	sed -i "$expr" "$d/$file"
 	if cmp -s "$TOP/$file" "$d/$file"; then
 		echo "planting changed nothing (update the plant): $file: $expr"
@@ -814,7 +814,14 @@ t_peers_fallback() {
 	done < <(awk '$1 == "peers" { print $2 }' "$TOP/tests/peers.expected")
 	grep -q -x 'FAIL selftest pingmutex_test-pi: ping_proof' <<<"$v"
 	grep -q -x 'FAIL selftest pingmutex_test-all: ping_proof' <<<"$v"
-	[ "$(grep -c '^PASS' <<<"$v")" -eq $(($(grep -c '^pingmutex_test' "$TOP/tests/peers.expected") - 2)) ]
+	[ "$(grep -c '^PASS' <<<"$v")" -eq $(($(grep -c '^pingmutex_test' "$TOP/tests/peers.expected") - 2)) ] || return 1
+	# make bench's peers rows: a ping row without locks through PING stops it.
+	mkdir -p "$r/bench"
+	if BENCH_VARIANT=pe1 "$TOP/bench/peers.sh" "$r/pm" "$r/bench" patched.0 >"$r/bench.out" 2>&1; then
+		echo "bench/peers.sh took a ping row without PING"
+		return 1
+	fi
+	grep -q 'on ping: no locks through PING' "$r/bench.out"
 }
 
 # lava/futex-lava.sh under busybox's sh and applets, as in the LAVA
@@ -1174,8 +1181,11 @@ t_planted() {
 	plant verdict-detects lava/kernel-log-badness '/^KCSAN|/d'
 	plant verdict-detects lava/kernel-log-badness '/^other|/d'
 	plant futex-lava-detects lava/futex-lava.sh 's/^\t\t4) report "$(name "$t")" skip ;;$//'
-	# guest-peers.sh counts locks of a library that fell back to glibc.
-	plant peers-fallback-fails tests/guest-peers.sh 's/if (index($0, mode " mutexes on PING; locks: ") == 0)/if (0)/'
+	# ping-locks.awk (guest-peers.sh, bench/peers.sh) counts locks of a
+	# library that fell back to glibc.
+	plant peers-fallback-fails pingmutex/ping-locks.awk 's/if (index($0, mode " mutexes on PING; locks: ") == 0)/if (0)/'
+	# make bench's peers rows taken without asking the library's counters.
+	plant peers-fallback-fails bench/peers.sh 's/\[ "\${n:-0}" -gt 0 \] \&\& return 0/return 0/'
 	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }
 

@@ -12,11 +12,15 @@
  * a word of its own (about half of them hash to the lock's bucket), then
  * runs ROUNDS rounds on one CPU:
  *
- *   -m unlock  the main thread takes the lock, two waiters queue on it
- *              with FUTEX_LOCK_PING, the main thread runs for 2 ms (with
- *              Proxy Execution the scheduler picks a waiter and runs the
- *              owner on its context: the unlock then looks for that donor
- *              among the bucket's waiters) and unlocks in the kernel.
+ *   -m unlock  the main thread (nice 19) takes the lock, a waiter of nice
+ *              19 queues on it with FUTEX_LOCK_PING, then one of nice -20,
+ *              the main thread runs for 2 ms and unlocks in the kernel.
+ *              With Proxy Execution the scheduler runs the owner almost
+ *              only on the context of the nice -20 waiter, its donor,
+ *              which is not the top waiter: the unlock then looks for
+ *              that donor among the bucket's waiters, and wakes it first
+ *              (the program counts the rounds in which the donor took
+ *              the lock first).
  *   -m exit    a thread takes the lock, two waiters queue on it, and the
  *              thread exits holding it: its exit looks for the top waiter
  *              among the bucket's waiters.
@@ -45,6 +49,7 @@
 #include <string.h>
 #include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +72,11 @@
 
 static uint32_t lock_word;
 static uint32_t *sleep_words;
-static int started, round_no, done_count, queued_tid[2];
+static int started, round_no, done_count, queued_tid[2], donor_first;
+static uint32_t first_tid;
+
+/* -m unlock: the owner's and the waiters' nice values; waiter 1 is the donor. */
+static const int owner_nice = 19, waiter_nice[2] = { 19, -20 };
 
 static void die(const char *what)
 {
@@ -256,16 +265,27 @@ static void *waiter(void *arg)
 	struct timespec ts;
 
 	pin(0);
+	if (setpriority(PRIO_PROCESS, tid, waiter_nice[idx]))
+		die("setpriority (waiter)");
 	for (;;) {
+		uint32_t none = 0;
+
 		while (READ(round_no) == seen)
 			futex((uint32_t *)&round_no, FUTEX_WAIT_PRIVATE, seen, NULL);
 		seen = READ(round_no);
 		if (seen < 0)
 			return NULL;
+		/* Waiter 0 first: it is the top waiter, waiter 1 the donor. */
+		if (idx)
+			WAIT_FOR(READ(queued_tid[0]) && (READ(lock_word) & FUTEX_WAITERS) &&
+				 task_state(READ(queued_tid[0])) == 'S', "the first waiter queued");
 		WRITE(queued_tid[idx], tid);
 		ts = deadline(10000000000L);
 		if (futex(&lock_word, FUTEX_LOCK_PING | FUTEX_PRIVATE_FLAG, 0, &ts))
 			die("FUTEX_LOCK_PING");
+		if (__atomic_compare_exchange_n(&first_tid, &none, tid, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED) && idx)
+			INC(donor_first);
 		unlock(tid);
 		INC(done_count);
 	}
@@ -344,12 +364,15 @@ int main(int argc, char **argv)
 		if (pthread_create(&w[i], NULL, waiter, (void *)i))
 			die("pthread_create (waiter)");
 	pin(0);
+	if (!exit_mode && setpriority(PRIO_PROCESS, gettid_(), owner_nice))
+		die("setpriority (owner)");
 	for (r = 1; r <= rounds; r++) {
 		uint32_t old = 0, tid = gettid_(), owner = 0;
 
 		WRITE(queued_tid[0], 0);
 		WRITE(queued_tid[1], 0);
 		WRITE(done_count, 0);
+		WRITE(first_tid, 0);
 		if (exit_mode) {
 			if (pthread_create(&t, NULL, exiting_owner, &owner))
 				die("pthread_create (owner)");
@@ -379,7 +402,11 @@ int main(int argc, char **argv)
 	futex((uint32_t *)&round_no, FUTEX_WAKE_PRIVATE, 2, NULL);
 	for (int i = 0; i < 2; i++)
 		pthread_join(w[i], NULL);
-	printf("ping-bucket: %d sleepers, %d rounds, mode %s: done\n", n, rounds,
+	printf("ping-bucket: %d sleepers, %d rounds, mode %s: done", n, rounds,
 	       exit_mode ? "exit" : "unlock");
+	if (!exit_mode)
+		printf(", the donor (not the top waiter) took the lock first in %d",
+		       READ(donor_first));
+	printf("\n");
 	return 0;
 }

@@ -64,6 +64,19 @@ field() { sed -n "s/^ *&$3: *//p" "$1" | awk -v f="$2" '{ print $f }'; }
 			printf '%-7s %8s %14s %14s %14s %14s\n' "${row[@]}"
 		done
 	done
+	printf '\nunlock rounds in which the donor, not the top waiter, took the lock first\n'
+	printf '(the unlock looked for it among the bucket'"'"'s waiters), per boot:\n'
+	for k in parent patched; do
+		printf '  %-8s' "$k"
+		for n in 0 1000 2000 4000; do
+			printf ' %s:' "$n"
+			for ((r = 1; r <= runs; r++)); do
+				printf ' %s' "$(sed -n 's/.*took the lock first in \([0-9]*\).*/\1/p' \
+					"$out/raw/$k.$r.unlock.$n.txt")"
+			done
+		done
+		printf '\n'
+	done
 	printf '\nTask pi_futex_lock hold time, us, median of %d boots: a task that exits holding\n' "$runs"
 	printf 'S PING and S PI locks, a waiter on each (3 exits per boot)\n'
 	printf '%-7s %8s %14s %14s %14s %14s\n' mode S max-parent max-patched total-parent total-patched

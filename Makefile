@@ -1,6 +1,6 @@
 # The futex patch queue workbench. "make check" tests the queue, "make
 # bench" measures it; the other targets are the steps they are made of.
-.PHONY: check check-planted check-arm64 check-bisect lava lava-run model bench setup tree export shellcheck
+.PHONY: check check-planted check-arm64 check-bisect lava lava-run model bench soak setup tree export shellcheck
 
 check:
 	@scripts/check.sh
@@ -25,6 +25,11 @@ model:
 
 bench:
 	@scripts/bench.sh
+
+# ping_fuzz for DURATION seconds (default 3600) per proxy setting on the
+# debug kernel make check built; every seed and result in results/soak/.
+soak:
+	@scripts/soak.sh
 
 # LAVA jobs for labs (lava/): kernels, ramdisks and four job definitions
 # in work/lava/, checked against lava-common's schema.

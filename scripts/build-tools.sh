@@ -4,7 +4,8 @@
 # the futex selftests (installed in OUT/kselftest), the same for 32-bit x86
 # (OUT/kselftest32, run through the compat entry of the x86_64 kernel), a
 # minimal perf (OUT/perf/perf) and, where SRC has it,
-# tools/testing/futex/ping_bench (OUT/ping_bench), and the workbench's
+# tools/testing/futex/ping_bench and ping_fuzz (OUT/ping_bench,
+# OUT/ping_fuzz), and the workbench's
 # pingmutex/ library and its tests (OUT/pingmutex). With no target named,
 # builds the selftests and perf. New FUTEX_* constants thus come from the
 # tree, not from the host's linux-libc-dev. ARCH=arm64 cross-builds them
@@ -110,6 +111,10 @@ for t in "${targets[@]}"; do
 			CFLAGS="-g -O2 -Wall -Wextra -Werror -isystem $hdr -D_GNU_SOURCE" LDFLAGS="$static" ||
 			die "ping_bench does not build (log: $out/ping_bench.log)"
 		cp "$src/tools/testing/futex/ping_bench" "$out/ping_bench"
+		# ping_fuzz beside it, where the tree has it (series 06).
+		rm -f "$out/ping_fuzz"
+		[ ! -x "$src/tools/testing/futex/ping_fuzz" ] ||
+			cp "$src/tools/testing/futex/ping_fuzz" "$out/ping_fuzz"
 		;;
 	pingmutex)
 		# The library knows glibc's x86_64 pthread_mutex_t only.

@@ -16,12 +16,14 @@
 #     failing and a missing selftest, a WARNING, a lockdep report, a
 #     tortured lock that excludes nobody) ending in a panic, each of which
 #     the verdict functions must judge red; every futex selftest with
-#     sched_proxy_exec=1 (then ping_bench, the i386 selftests, and
-#     pingmutex's tests and unmodified Debian programs on it); every
+#     sched_proxy_exec=1 (then ping_bench, the i386 selftests,
+#     pingmutex's tests and unmodified Debian programs on it, and
+#     FUZZ_SECONDS (60) of ping_fuzz); every
 #     futex selftest with sched_proxy_exec=0 as the x86_64 debug LAVA job
 #     under lava-run; futex stress under fault injection with kmemleak;
 #     futex_priv_hash with 17 vCPUs; locktorture's mutex and ww_mutex
-#     torture; pingmutex and the programs with sched_proxy_exec=0; two
+#     torture; pingmutex, the programs and ping_fuzz with
+#     sched_proxy_exec=0; two
 #     boots at a time (CHECK_GUESTS=2, the default);
 #   the background steps waited for.
 #
@@ -85,6 +87,7 @@ rm -rf "$out"
 mkdir -p "$out"
 tally=$out/tally
 : >"$out/left-out"
+: >"$out/notes"
 
 record() { # record PASS|FAIL|SKIP NAME [DETAIL]
 	printf '%s %s\n' "$1" "$2" >>"$tally"
@@ -170,6 +173,10 @@ finish() {
 		printf 'not run in this mode:\n'
 		sed 's/^/  /' "$out/left-out"
 	fi
+	if [ -s "$out/notes" ]; then
+		printf 'boots tried again:\n'
+		sed 's/^/  /' "$out/notes"
+	fi
 	if [ "$s" -gt 0 ]; then
 		printf 'allowed skips:\n'
 		grep '^SKIP ' "$tally" | sed 's/^SKIP /  /' | sort -u
@@ -231,7 +238,7 @@ counted() {
 		printf "counted: %d selftest case verdicts (%d distinct cases in %d configurations), %d programs as a whole,\n", n["case"], nd, nc, n["program"]
 		printf "  %d builds, %d static checks (checkpatch, mail, LAVA job schema), %d checks of the detectors\n", n["build"], n["static"], n["detector"]
 		printf "  (workbench, model, planted faults), %d kernel logs scanned, %d other runs (guests, locktorture,\n", n["log"], n["other"]
-		printf "  ping_bench, fault injection)\n"
+		printf "  ping_bench, ping_fuzz, fault injection)\n"
 	}' "$tally"
 }
 # kill_tree PID: PID and every process below it (a background step: its
@@ -676,7 +683,8 @@ fi
 # selftests, through the compat entry (FUTEX_SET_WAIT's val2 in a 32-bit
 # uaddr2 slot, the PING ops, compat robust lists, 32-bit time), and
 # pthread mutexes on PING: libpingmutex's tests and unmodified Debian
-# programs on it (tests/guest-peers.sh, judged against tests/peers.expected).
+# programs on it (tests/guest-peers.sh, judged against tests/peers.expected);
+# last, ping_fuzz (fuzz_check).
 selftests_pe1() {
 	local log=$out/selftests-pe1.log res=$WORK/guest/check-pe1 cmd
 	rm -rf "$res"
@@ -685,6 +693,8 @@ selftests_pe1() {
 		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-ping-bench.sh" "$tools/ping_bench" "$res")"
 	cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir32" "$res/i386")"
 	cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-peers.sh" "$tools/pingmutex" "$res/peers")"
+	[ ! -x "$tools/ping_fuzz" ] ||
+		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-fuzz.sh" "$tools/ping_fuzz" "$res/fuzz" "$fuzz_secs")"
 	guest_run "selftests, sched_proxy_exec=1" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
 		-a sched_proxy_exec=1 -a panic_on_warn=1 -a kmemleak=off "$kernel" "$log" -- \
 		bash -c "$cmd"
@@ -706,6 +716,23 @@ selftests_pe1() {
 		selftest_verdict "$res/peers" "$TOP/tests/peers.expected" /dev/null
 		splat_scan "pingmutex, sched_proxy_exec=1" "$res/peers/dmesg.txt"
 	} | record_lines " (pingmutex, sched_proxy_exec=1)"
+	fuzz_check "$res/fuzz" "sched_proxy_exec=1"
+}
+
+# ping_fuzz (tools/testing/futex, series 06) for FUZZ_SECONDS at the end
+# of a boot of the debug kernel: it must end by its deadline with exit
+# status 0 (its seed, printed, replays its decisions: ping_fuzz -s SEED),
+# and the kernel log must stay clean. A queue without it says so.
+fuzz_secs=${FUZZ_SECONDS:-60}
+fuzz_check() { # fuzz_check DIR LABEL
+	if [ ! -x "$tools/ping_fuzz" ]; then
+		record SKIP "ping_fuzz: not in this queue (no tools/testing/futex/ping_fuzz.c)"
+		return
+	fi
+	{
+		fuzz_verdict "$1"
+		splat_scan "ping_fuzz, $2" "$1/dmesg.txt"
+	} | record_lines " ($2)"
 }
 
 # lava_boot NAME DIR VAR=VALUE...: the x86_64 LAVA job of lava/ that the
@@ -721,10 +748,20 @@ lava_boot() {
 	mkdir -p "$d"
 	if ! env "$@" LAVA_RUN_TIMEOUT="${SELFTEST_TIMEOUT:-1800}" "$TOP/scripts/lava.sh" check "$kernel" \
 		"$static_tools" "$d" >"$d/lava.out" 2>&1; then
-		record FAIL "lava-run: $name" "$(tail -n 1 "$d/lava.out"), log: $d/run/job.log"
+		record FAIL "lava-run: $name" "$(grep -m 1 '^  lava-run: [0-9]' "$d/lava.out" | sed 's/^ *lava-run: //'), log: $d/run/job.log"
+		# The guest's last words, where a boot that never reached its
+		# prompt shows why.
+		tail -n 15 "$d/results/console-job.txt" >&2 2>/dev/null
 	else
 		record PASS "lava-run: $name"
 	fi
+	# A boot that LAVA tried again (failure_retry): said, with why, here
+	# and in the summary.
+	sed -n 's/.*"lvl": "error", "msg": "\(boot-[a-z-]*retry failed: [0-9]* of [0-9]* attempts[^"]*\)".*/\1/p' \
+		"$d/run/job.log" 2>/dev/null | while IFS= read -r why; do
+		printf '  NOTE %s: %s\n' "$name" "$why"
+		printf '%s: %s\n' "$name" "$why" >>"$out/notes"
+	done
 }
 
 # The futex selftests without Proxy Execution, as the x86_64 debug job of
@@ -744,7 +781,7 @@ selftests_pe0_lava() {
 		splat_scan "LAVA" "$d/results/console-job.txt"
 	} | record_lines " (LAVA, sched_proxy_exec=0)"
 }
-guests "futex selftests, sched_proxy_exec=1 (and ping_bench, i386)" selftests_pe1 \
+guests "futex selftests, sched_proxy_exec=1 (and ping_bench, i386, pingmutex, ping_fuzz)" selftests_pe1 \
 	"futex selftests, sched_proxy_exec=0 (the LAVA debug job under lava-run)" selftests_pe0_lava
 
 # locktorture's mutex and ww_mutex torture with Proxy Execution on: series
@@ -808,15 +845,19 @@ failfutex() {
 # pthread mutexes on PING without Proxy Execution: libpingmutex's tests
 # and the programs run on it, as in selftests_pe1.
 peers_pe0() {
-	local log=$out/peers-pe0.log res=$WORK/guest/check-peers-pe0
+	local log=$out/peers-pe0.log res=$WORK/guest/check-peers-pe0 cmd
 	rm -rf "$res"
-	guest_run "pingmutex, sched_proxy_exec=0" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
+	cmd=$(printf '%q ' "$TOP/tests/guest-peers.sh" "$tools/pingmutex" "$res")
+	[ ! -x "$tools/ping_fuzz" ] ||
+		cmd="$cmd; $(printf '%q ' "$TOP/tests/guest-fuzz.sh" "$tools/ping_fuzz" "$res/fuzz" "$fuzz_secs")"
+	guest_run "pingmutex and ping_fuzz, sched_proxy_exec=0" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
 		-a sched_proxy_exec=0 -a panic_on_warn=1 -a kmemleak=off "$kernel" "$log" -- \
-		"$TOP/tests/guest-peers.sh" "$tools/pingmutex" "$res"
+		bash -c "$cmd"
 	{
 		selftest_verdict "$res" "$TOP/tests/peers.expected" /dev/null
 		splat_scan "pingmutex, sched_proxy_exec=0" "$log" "$res/dmesg.txt"
 	} | record_lines " (pingmutex, sched_proxy_exec=0)"
+	fuzz_check "$res/fuzz" "sched_proxy_exec=0"
 }
 # The short boots, one after the other beside the fault injection.
 lava_boots() {
@@ -826,6 +867,6 @@ lava_boots() {
 	peers_pe0
 }
 guests "futex stress under fault injection" failfutex \
-	"locktorture mutex_lock and ww_mutex_lock (sched_proxy_exec=1), futex_priv_hash with 17 vCPUs, pingmutex (sched_proxy_exec=0)" lava_boots
+	"locktorture mutex_lock and ww_mutex_lock (sched_proxy_exec=1), futex_priv_hash with 17 vCPUs, pingmutex and ping_fuzz (sched_proxy_exec=0)" lava_boots
 
 finish

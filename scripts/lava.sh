@@ -170,6 +170,16 @@ lava_run() {
 				/"lvl": "exception"/ { c = 1 }' "$out/job.log")" \
 			"$(awk '/"lvl": "exception"/ { exit } /"lvl": "target"/ { t = $0 }
 				END { sub(/.*"msg": "/, "", t); sub(/"}$/, "", t); print t }' "$out/job.log" | cut -c1-160)"
+	elif [ "$rc" != 0 ]; then
+		# Failed on its own: LAVA's reason (the job result's error
+		# type and message), the first action that failed and the
+		# guest's last console line.
+		printf '  lava-run: %ss, exit status %s: %s in %s; the guest'"'"'s last line: %s\n' \
+			"$(($(date +%s) - t0))" "$rc" \
+			"$(sed -n 's/.*"case": "job", .*"error_msg": "\([^"]*\)", "error_type": "\([^"]*\)".*/\2 error: \1/p' "$out/job.log" | head -n 1)" \
+			"$(sed -n 's/.*"lvl": "results", "msg": {"case": "\([^"]*\)".*"result": "fail".*/\1/p' "$out/job.log" | head -n 1)" \
+			"$(awk '/"lvl": "target"/ { t = $0 }
+				END { sub(/.*"msg": "/, "", t); sub(/"}$/, "", t); print t }' "$out/job.log" | cut -c1-160)"
 	else
 		printf '  lava-run: %ss, exit status %s\n' "$(($(date +%s) - t0))" "$rc"
 	fi

@@ -299,6 +299,21 @@ ping_bench_verdict() {
 	END { judge(); if (!runs) print "FAIL ping_bench smoke: no runs in the log" }' "$log"
 }
 
+# fuzz_verdict DIR: judge a run of ping_fuzz by tests/guest-fuzz.sh in
+# DIR: it must have run to its end with exit status 0; a failure names
+# the seed and the first error (the log's last line says both).
+fuzz_verdict() {
+	local d=$1 rc secs last
+	last=$(tail -n 1 "$d/ping_fuzz.log" 2>/dev/null) || true
+	if [ ! -f "$d/done" ] || ! read -r _ rc secs <"$d/status.tsv" 2>/dev/null; then
+		printf 'FAIL ping_fuzz: did not run to its end (%s)\n' "$d"
+	elif [ "$rc" != 0 ]; then
+		printf 'FAIL ping_fuzz: exit status %s after %ss: %s (log: %s)\n' "$rc" "$secs" "$last" "$d/ping_fuzz.log"
+	else
+		printf 'PASS ping_fuzz: %s\n' "$(sed -n 's/^ping_fuzz: \(seed [0-9]*\), .*/\1/p' "$d/ping_fuzz.log" | head -n 1), ${secs}s"
+	fi
+}
+
 # lava_verdict RESULTS_TSV JOB_LOG EXPECTED SKIPS CONSOLE: judge a LAVA
 # job of lava/ (scripts/lava-results.py's results.tsv of it, its log, and
 # the guest's console): the job must have completed, every case of

@@ -985,6 +985,32 @@ t_model() {
 	grep -q -E '^model: 22 passed, 0 failed in [0-9]+s \(18 checks\)$' <<<"$v"
 }
 
+# fuzz_verdict on what tests/guest-fuzz.sh leaves: a run that ended with
+# 0 passes and names its seed; a run that failed names the seed and the
+# first error from the log's last line; a run without status, or without
+# "done" (the guest died), fails.
+t_fuzz_verdict() {
+	local r=$T/fuzz v
+	mkdir -p "$r/ok" "$r/bad" "$r/died" "$r/none"
+	printf 'ping_fuzz: seed 42, 60 s, 3 processes x 4 threads, leaving out 0\nping_fuzz: seed 42: ok\n' >"$r/ok/ping_fuzz.log"
+	printf 'ping_fuzz 0 61\n' >"$r/ok/status.tsv"
+	printf 'ping_fuzz: seed 7, 60 s\nping_fuzz: seed 7: FAILED: 1 errors; the first: PI unlock 0x1 by 9: Invalid argument\n' >"$r/bad/ping_fuzz.log"
+	printf 'ping_fuzz 1 151\n' >"$r/bad/status.tsv"
+	cp "$r/ok/ping_fuzz.log" "$r/ok/status.tsv" "$r/died/"
+	echo ok | tee "$r/ok/done" "$r/bad/done" "$r/none/done" >/dev/null
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		for d in ok bad died none; do fuzz_verdict "$r/$d"; done
+	)
+	printf '%s\n' "$v"
+	grep -q -x 'PASS ping_fuzz: seed 42, 61s' <<<"$v" &&
+		grep -q -x "FAIL ping_fuzz: exit status 1 after 151s: ping_fuzz: seed 7: FAILED: 1 errors; the first: PI unlock 0x1 by 9: Invalid argument (log: $r/bad/ping_fuzz.log)" <<<"$v" &&
+		grep -q -x "FAIL ping_fuzz: did not run to its end ($r/died)" <<<"$v" &&
+		grep -q -x "FAIL ping_fuzz: did not run to its end ($r/none)" <<<"$v" &&
+		[ "$(grep -c '^PASS' <<<"$v")" -eq 1 ]
+}
+
 # lava_verdict on a LAVA job's results.tsv (scripts/lava-results.py) and
 # log: a pass, a failed case, an expected case without a result, an
 # allowed and a disallowed skip, no kernel_log_clean result, a job that
@@ -1207,6 +1233,7 @@ run verdict-detects t_verdict
 run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
+run fuzz-verdict-detects t_fuzz_verdict
 run model-tally t_model
 run summary-counts-kinds t_counted
 run mail-verdict-detects t_mail_verdict

@@ -1,6 +1,6 @@
 # The futex patch queue workbench. "make check" tests the queue, "make
 # bench" measures it; the other targets are the steps they are made of.
-.PHONY: check check-planted check-arm64 check-bisect lava lava-run model bench soak setup tree export shellcheck
+.PHONY: check check-planted check-arm64 check-bisect check-kcsan lava lava-run model bench soak setup tree export shellcheck
 
 check:
 	@scripts/check.sh
@@ -15,9 +15,15 @@ check-arm64:
 	@CHECK_ARM64_ONLY=1 scripts/check.sh
 
 # Every patch built, the whole bisect kernel and the tools it changes (make
-# check builds the tip only). Run it, and check-arm64, before sending.
+# check builds the tip only). Run it, check-arm64 and check-kcsan, before
+# sending.
 check-bisect:
 	@CHECK_BISECT=1 scripts/check.sh
+
+# The tip with KCSAN: the futex selftests and ping_fuzz; a data race in
+# the queue's code fails it.
+check-kcsan:
+	@CHECK_KCSAN=1 scripts/check.sh
 
 # The SPIN model of the PING futex word protocol (models/).
 model:

@@ -38,8 +38,11 @@
 #     futex selftest and ping_bench;
 #   CHECK_BISECT=1 (make check-bisect): the whole bisect kernel built at
 #     every patch, and the selftests, ping_bench and perf at each patch
-#     that changes them.
-# make check-arm64 and make check-bisect are to be run before sending a
+#     that changes them;
+#   CHECK_KCSAN=1 (make check-kcsan): the tip built with KCSAN instead of
+#     KASAN, every futex selftest and ping_fuzz with sched_proxy_exec=1,
+#     ping_fuzz with =0; a data race in the queue's code fails it.
+# make check-arm64, make check-bisect and make check-kcsan are to be run before sending a
 # series (README): make check builds the tip only, for x86_64, to fit
 # CI's time with empty caches (docs/timings.md).
 # Every step a mode leaves out prints a SKIP line saying so, and the
@@ -53,7 +56,7 @@
 t_start=$(date +%s)
 mode=full
 n_modes=0
-for v in CHECK_PLANTED_ONLY:planted CHECK_ARM64_ONLY:arm64 CHECK_BISECT:bisect; do
+for v in CHECK_PLANTED_ONLY:planted CHECK_ARM64_ONLY:arm64 CHECK_BISECT:bisect CHECK_KCSAN:kcsan; do
 	var=${v%%:*}
 	case ${!var:-} in
 	'' | 0) ;;
@@ -65,7 +68,7 @@ for v in CHECK_PLANTED_ONLY:planted CHECK_ARM64_ONLY:arm64 CHECK_BISECT:bisect; 
 	esac
 done
 case ${CHECK_GUESTS:-2} in 1 | 2) ;; *) usage_error "CHECK_GUESTS=$CHECK_GUESTS: 1 or 2" ;; esac
-[ "$n_modes" -le 1 ] || usage_error "CHECK_PLANTED_ONLY, CHECK_ARM64_ONLY, CHECK_BISECT: one at a time"
+[ "$n_modes" -le 1 ] || usage_error "CHECK_PLANTED_ONLY, CHECK_ARM64_ONLY, CHECK_BISECT, CHECK_KCSAN: one at a time"
 # A KERNEL_SRC that cannot be the base is refused now, before anything is
 # deleted (queue.sh makes the tree from it).
 check_kernel_src
@@ -81,6 +84,9 @@ bisect_src=$WORK/src-bisect
 bisect_tools=$WORK/tools-bisect
 tools=$WORK/tools-debug
 static_tools=$WORK/tools-lava
+tdir=$tools/kselftest/futex/functional
+# ping_fuzz's time in each boot that runs it (fuzz_check, kcsan_boot).
+fuzz_secs=${FUZZ_SECONDS:-60}
 expected=$TOP/tests/selftests.expected
 skips=$TOP/tests/selftests.skips
 rm -rf "$out"
@@ -357,6 +363,69 @@ if in_mode arm64; then
 	finish
 fi
 
+# KCSAN (make check-kcsan): the tip built as configs/kcsan.config (the
+# data-race detector in place of KASAN, which it excludes; lockdep kept),
+# booted twice side by side: every futex selftest, then ping_fuzz for
+# FUZZ_SECONDS, with sched_proxy_exec=1; ping_fuzz alone with =0. KCSAN's
+# own boot-time selftest must pass. A KCSAN report with an access on a
+# line the queue adds or changes fails (scripts/kcsan-verdict.sh); one
+# elsewhere is listed (NOTE, and in the summary) and does not; every
+# other kernel report fails as in make check.
+kcsan_boot() { # kcsan_boot PE
+	local pe=$1 log=$out/kcsan-pe$1.log res=$WORK/guest/check-kcsan-pe$1 cmd=''
+	rm -rf "$res"
+	[ "$pe" = 0 ] ||
+		cmd="$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir" "$res"); "
+	cmd="$cmd$(printf '%q ' "$TOP/tests/guest-fuzz.sh" "$tools/ping_fuzz" "$res/fuzz" "$fuzz_secs")"
+	guest_run "KCSAN, sched_proxy_exec=$pe" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
+		-a sched_proxy_exec="$pe" -a panic_on_warn=1 "$kbuild/arch/x86/boot/bzImage" "$log" -- \
+		bash -c "$cmd"
+	# The kernel log without the KCSAN reports, for the other classes.
+	awk '/BUG: KCSAN: / { skip = 1 }
+		skip == 1 && /Reported by Kernel Concurrency Sanitizer/ { skip = 2; next }
+		skip == 2 && /=====/ { skip = 0; next }
+		!skip { print }' "$log" >"$log.other"
+	{
+		[ "$pe" = 0 ] || selftest_verdict "$res" "$expected" "$skips"
+		fuzz_verdict "$res/fuzz"
+		if grep -q 'kcsan: selftest: [0-9]*/[0-9]* tests passed' "$log" &&
+			! grep -q 'kcsan: selftest: .*FAIL' "$log"; then
+			echo "PASS KCSAN boot selftest"
+		else
+			echo "FAIL KCSAN boot selftest: $(grep -m 1 'kcsan: selftest' "$log" || echo 'no result in the log')"
+		fi
+		splat_scan "KCSAN, sched_proxy_exec=$pe" "$log.other"
+		"$TOP/scripts/kcsan-verdict.sh" "$log" "$kbuild/vmlinux" "$src" "$BASE_TAG" HEAD
+	} >"$out/kcsan-pe$pe.verdict"
+	record_lines " (KCSAN, sched_proxy_exec=$pe)" <"$out/kcsan-pe$pe.verdict"
+	sed -n "s/^NOTE /  NOTE /p" "$out/kcsan-pe$pe.verdict"
+	sed -n "s/^NOTE \(.*\)/\1 (sched_proxy_exec=$pe)/p" "$out/kcsan-pe$pe.verdict" >>"$out/notes"
+}
+kcsan_build() {
+	if ! "$TOP/scripts/build-kernel.sh" kcsan "$src" "$kbuild" >/dev/null; then
+		record FAIL "build: KCSAN kernel" "log: $kbuild/build.log"
+		return 1
+	fi
+	record PASS "build: KCSAN kernel"
+	if ! "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests ping_bench >"$out/tools.log" 2>&1; then
+		record FAIL "build: futex selftests and ping_fuzz" "log: $out/tools.log"
+		return 1
+	fi
+	record PASS "build: futex selftests and ping_fuzz"
+}
+kcsan_pe1() { kcsan_boot 1; }
+kcsan_pe0() { kcsan_boot 0; }
+if in_mode kcsan; then
+	kbuild=$WORK/build-kcsan
+	check_step "KCSAN kernel and the tools built" kcsan_build
+	if step_failed; then
+		finish "the KCSAN kernel or the tools did not build"
+	fi
+	guests "KCSAN, sched_proxy_exec=1: futex selftests and ping_fuzz" kcsan_pe1 \
+		"KCSAN, sched_proxy_exec=0: ping_fuzz" kcsan_pe0
+	finish
+fi
+
 # Bisectability (make check-bisect): every patch builds, and so do the
 # selftests, ping_bench and perf at the patches that change them, warnings
 # as errors. The kernel of this step is the bisect flavour
@@ -416,6 +485,7 @@ fi
 # (docs/timings.md): they are make check-bisect's and make check-arm64's.
 left_out "every patch built (the bisect kernel, selftests, perf, ping_bench)" "make check-bisect"
 left_out "arm64: the kernel and selftests built, booted, futex selftests run" "make check-arm64"
+left_out "KCSAN: the kernel built with the data-race detector, futex selftests and ping_fuzz run" "make check-kcsan"
 
 build_tip() {
 	if ! "$TOP/scripts/build-kernel.sh" debug "$src" "$build" >/dev/null; then
@@ -609,7 +679,6 @@ step "build the futex selftests (x86_64, i386, static), ping_bench and pingmutex
 ! step_failed || finish "the futex selftests do not build"
 bg_wait "build the debug kernel" || finish "the debug kernel does not build"
 kernel=$build/arch/x86/boot/bzImage
-tdir=$tools/kselftest/futex/functional
 tdir32=$tools/kselftest32/futex/functional
 [ -n "$(ls -A "$tdir" 2>/dev/null)" ] || finish "no futex selftests in $tdir"
 [ -n "$(ls -A "$tdir32" 2>/dev/null)" ] || finish "no i386 futex selftests in $tdir32"
@@ -723,7 +792,6 @@ selftests_pe1() {
 # of a boot of the debug kernel: it must end by its deadline with exit
 # status 0 (its seed, printed, replays its decisions: ping_fuzz -s SEED),
 # and the kernel log must stay clean. A queue without it says so.
-fuzz_secs=${FUZZ_SECONDS:-60}
 fuzz_check() { # fuzz_check DIR LABEL
 	if [ ! -x "$tools/ping_fuzz" ]; then
 		record SKIP "ping_fuzz: not in this queue (no tools/testing/futex/ping_fuzz.c)"

@@ -1,16 +1,17 @@
 #!/bin/bash
-# guest-fuzz.sh FUZZ OUT_DIR SECONDS [SEED]: runs inside the guest. Runs
-# tools/testing/futex/ping_fuzz (FUZZ) for SECONDS, with SEED or a new one
-# (it prints the seed it used; ping_fuzz -s SEED replays its decisions).
+# guest-fuzz.sh FUZZ OUT_DIR SECONDS [ARG...]: runs inside the guest. Runs
+# tools/testing/futex/ping_fuzz (FUZZ) for SECONDS, with its ARGs (-s SEED
+# to replay a seed's decisions, -x MASK to leave parts out); it prints
+# the seed it used.
 # Same contract as guest-selftests.sh, for the host's selftest_verdict
 # ("ping_fuzz -": judged by its exit status): its output in
 # OUT_DIR/ping_fuzz.log, "ping_fuzz STATUS SECONDS" in OUT_DIR/status.tsv,
 # the kernel log in OUT_DIR/dmesg.txt, OUT_DIR/done last.
 set -u
-fuzz=${1:?usage: guest-fuzz.sh FUZZ OUT_DIR SECONDS [SEED]}
+fuzz=${1:?usage: guest-fuzz.sh FUZZ OUT_DIR SECONDS [ARG...]}
 out=${2:?}
 secs=${3:?}
-seed=${4:-}
+shift 3
 mkdir -p "$out" || exit 2
 rm -f "$out/done" "$out/status.tsv"
 cd /tmp || exit 2
@@ -19,9 +20,10 @@ t0=$(date +%s)
 if [ ! -x "$fuzz" ]; then
 	printf 'ping_fuzz missing 0\n' >>"$out/status.tsv"
 else
-	# Its own deadline is 90 s after the stop; the timeout only catches
-	# a process that hangs beyond that.
-	timeout -k 5 $((secs + 240)) "$fuzz" -d "$secs" ${seed:+-s "$seed"} >"$out/ping_fuzz.log" 2>&1
+	# Its own bounds: a minute for the workers to come to rest, 90 s
+	# per process after the stop; the timeout only catches a process
+	# that hangs beyond them.
+	timeout -k 5 $((secs + 480)) "$fuzz" -d "$secs" "$@" >"$out/ping_fuzz.log" 2>&1
 	rc=$?
 	printf 'ping_fuzz %s %s\n' "$rc" "$(($(date +%s) - t0))" >>"$out/status.tsv"
 	printf 'fuzz ping_fuzz exit %3s %4ss: %s\n' "$rc" "$(($(date +%s) - t0))" "$(tail -n 1 "$out/ping_fuzz.log")"

@@ -25,6 +25,16 @@ else
 	# that hangs beyond them.
 	timeout -k 5 $((secs + 480)) "$fuzz" -d "$secs" "$@" >"$out/ping_fuzz.log" 2>&1
 	rc=$?
+	# ping_fuzz hung past its own bounds, so it could not say why:
+	# what its tasks do now (those SIGKILL did not end).
+	if [ "$rc" -ge 124 ]; then
+		for t in /proc/[0-9]*/task/[0-9]*; do
+			[ "$(cat "$t/comm" 2>/dev/null)" = "${fuzz##*/}" ] || continue
+			printf 'left after the timeout: %s\n' "$(cat "$t/stat")"
+			sed 's/^/  stack /' "$t/stack"
+			grep -E '^(policy|prio|dl\.|se\.sum_exec_runtime|nr_switches)' "$t/sched" | sed 's/^/  sched /'
+		done >>"$out/ping_fuzz.log" 2>&1
+	fi
 	printf 'ping_fuzz %s %s\n' "$rc" "$(($(date +%s) - t0))" >>"$out/status.tsv"
 	printf 'fuzz ping_fuzz exit %3s %4ss: %s\n' "$rc" "$(($(date +%s) - t0))" "$(tail -n 1 "$out/ping_fuzz.log")"
 fi

@@ -29,6 +29,9 @@ if [ ! -f "$kernel" ] || [ ! -x "$fuzz" ]; then
 	die "no debug kernel or ping_fuzz ($kernel, $fuzz): run make check first"
 fi
 case $dur$run in *[!0-9]*) die "DURATION and SOAK_RUN are seconds" ;; esac
+# One soak at a time, and none while make check rebuilds what it boots:
+# both use work/guest/soak-pe*.
+lock_workbench
 
 queue=$(git -C "$WORK/src-check" log -1 --format='%h %s' 2>/dev/null || echo unknown)
 res=$RESULTS/soak/$(date -u +%Y%m%dT%H%M)-$(git -C "$TOP" rev-parse --short HEAD)

@@ -88,8 +88,8 @@ tdir=$tools/kselftest/futex/functional
 # ping_fuzz's time in each boot that runs it (fuzz_check, kcsan_boot),
 # and its arguments: without SCHED_DEADLINE (-x 512), whose stuck task
 # (docs/ping-fuzz.md: a DEADLINE worker left runnable and never run
-# again, not understood yet) would fail runs at random; make soak keeps
-# it.
+# again, reproduced on the unmodified base with docs/dl_flip.c) would
+# fail runs at random.
 fuzz_secs=${FUZZ_SECONDS:-60}
 fuzz_args=(-x 512)
 expected=$TOP/tests/selftests.expected

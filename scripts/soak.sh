@@ -8,9 +8,9 @@
 #   DURATION=3600      seconds per proxy setting
 #   SOAK_PROXY="1 0"   the sched_proxy_exec= settings
 #   SOAK_RUN=300       seconds of one ping_fuzz run (a new seed each)
-#   SOAK_FUZZ_ARGS=""  ping_fuzz's arguments: "-x 512" leaves SCHED_DEADLINE
-#                      out, whose stuck task (docs/ping-fuzz.md) is not
-#                      the queue's
+#   SOAK_FUZZ_ARGS="-x 512"  ping_fuzz's arguments, as make check's: no
+#                      SCHED_DEADLINE, whose stuck task is the scheduler's
+#                      (docs/ping-fuzz.md); SOAK_FUZZ_ARGS= puts it back
 #
 # Fails if a run failed, a guest did not finish, or a kernel log has a
 # report (scripts/verdict.sh's splat_scan).
@@ -22,7 +22,8 @@
 dur=${DURATION:-3600}
 run=${SOAK_RUN:-300}
 proxy=${SOAK_PROXY:-1 0}
-read -r -a fuzz_args <<<"${SOAK_FUZZ_ARGS:-}"
+fuzz_arg_line=${SOAK_FUZZ_ARGS--x 512}
+read -r -a fuzz_args <<<"$fuzz_arg_line"
 kernel=$WORK/build-debug/arch/x86/boot/bzImage
 fuzz=$WORK/tools-debug/ping_fuzz
 if [ ! -f "$kernel" ] || [ ! -x "$fuzz" ]; then
@@ -41,7 +42,7 @@ mkdir -p "$res"
 	printf 'workbench: %s\n' "$(git -C "$TOP" log -1 --format='%h %s')"
 	printf 'queue tip (work/src-check, built by make check): %s\n' "$queue"
 	printf 'DURATION=%s SOAK_RUN=%s SOAK_PROXY="%s" SOAK_FUZZ_ARGS="%s"\n' "$dur" "$run" "$proxy" \
-		"${SOAK_FUZZ_ARGS:-}"
+		"$fuzz_arg_line"
 	printf 'host: %s, %s CPUs; guests: 2 vCPUs each, side by side\n' \
 		"$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)"
 } >"$res/README"

@@ -30,6 +30,7 @@ runs=$(find "$raw" -name 'pathlen.patched.*.txt' | wc -l)
 printf '\npath length: ns per call in a 1-vCPU TCG guest with -icount shift=0,sleep=off\n'
 printf '(guest time: 1 ns per instruction); %s runs in %s boots of each kernel\n' "$runs" "$boots"
 setwait=0
+unparsed=()
 printf '%-21s %9s %8s %9s %8s %6s  %s\n' "row" "parent" "spread" "patched" "spread" "ratio" "ministat 95%"
 while IFS= read -r row; do
 	[ -n "$row" ] || continue
@@ -38,8 +39,21 @@ while IFS= read -r row; do
 		: >"$tmp/$t"
 		for f in "$raw/pathlen.$t".*.txt; do
 			[ -f "$f" ] || continue
-			v=$(awk -v r="$row" '$1 == r && $2 ~ /^-?[0-9.]+$/ { print $2 }' "$f")
-			[ -n "$v" ] || continue
+			v=$(awk -v r="$row" '$1 == r { print $2; exit }' "$f")
+			case $v in
+			unsupported) continue ;;
+			'')
+				# bench/pathlen.c prints the derived row only
+				# where the kernel has both of its ops.
+				if [ "$row" = set-wait-extra ] &&
+					grep -q -x 'set-wait-expired unsupported' "$f"; then
+					continue
+				fi ;;
+			esac
+			if ! [[ $v =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; then
+				unparsed+=("${f#"$raw"/} ($row: ${v:-missing})")
+				continue
+			fi
 			printf '%s\n' "$v" >>"$tmp/$t"
 			b=${f%.txt}
 			printf '%s\t%s\t%s\t%s\t%s\n' "$row" "$t" "$(echo "$b" | awk -F. '{print $(NF-1)}')" "${b##*.}" "$v" >>"$tsv"
@@ -66,4 +80,11 @@ printf 'min) / median over all runs of one kernel.\n'
 if [ "$setwait" = 1 ]; then
 	printf 'set-wait-extra: set-wait-expired minus wait-expired in the same run:\n'
 	printf "FUTEX_SET_WAIT's way to the same wait, the word holding val2 already.\n"
+fi
+# A run file without a value its row should have is a run that went
+# wrong (pathlen failed, its output changed): no median hides it.
+if [ "${#unparsed[@]}" -gt 0 ]; then
+	printf 'ERROR: %s values in %s did not parse:\n' "${#unparsed[@]}" "$raw" >&2
+	printf '  %s\n' "${unparsed[@]}" >&2
+	exit 1
 fi

@@ -619,6 +619,9 @@ plant() {
 	local test=$1 file=$2 expr=$3 d
 	d=$(mktemp -d "$T/plant.XXXXXX")
 	cp -a "$TOP/scripts" "$TOP/tests" "$TOP/lava" "$TOP/pingmutex" "$TOP/bench" "$d/"
+	# The tests read committed results as fixtures: without them every
+	# planted copy of such a test failed, whatever was planted.
+	ln -s "$TOP/results" "$d/results"
 	sed -i "$expr" "$d/$file"
 	if cmp -s "$TOP/$file" "$d/$file"; then
 		echo "planting changed nothing (update the plant): $file: $expr"
@@ -893,6 +896,27 @@ t_bench_table() {
 	fi
 	cat "$r/err"
 	grep -q -x '  1.base.2.txt (ops)' "$r/err"
+}
+
+# The path-length table of committed runs, then with a run that lost its
+# values (an empty file) and one whose value does not parse: both named,
+# exit status 1. A row the kernel does not have ("unsupported", and the
+# derived set-wait-extra beside it) is no error.
+t_pathlen_table() {
+	local r=$T/pathlen-table
+	mkdir -p "$r/work"
+	cp -a "$TOP/results/02-futex-set-wait/raw" "$r/raw"
+	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench-pathlen-table.sh" x >"$r/table"
+	grep -q '^set-wait-mismatch  *- ' "$r/table"
+	: >"$r/raw/pathlen.parent.2.1.txt"
+	sed -i 's/^wake-nobody .*/wake-nobody 5x3/' "$r/raw/pathlen.patched.1.1.txt"
+	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench-pathlen-table.sh" x >/dev/null 2>"$r/err"; then
+		echo "runs without their values went unnoticed"
+		return 1
+	fi
+	cat "$r/err"
+	grep -q -x '  pathlen.parent.2.1.txt (syscall: missing)' "$r/err" &&
+		grep -q -x '  pathlen.patched.1.1.txt (wake-nobody: 5x3)' "$r/err"
 }
 
 # mail_verdict on messages as send.sh's stand-in or b4 leave them: good
@@ -1179,6 +1203,8 @@ t_planted() {
 	plant bench-table-drops-nothing scripts/bench-table.sh 's/^\t\t\t\t\tunparsed+=(.*/\t\t\t\t\ttrue/'
 	# KERNEL_SRC ignored once work/linux exists; make check deleting
 	# work/check before a bad KERNEL_SRC is refused.
+	plant pathlen-table-drops-nothing scripts/bench-pathlen-table.sh 's/^\t\t\t\tunparsed+=(.*/\t\t\t\ttrue/'
+	plant pathlen-table-drops-nothing scripts/bench-pathlen-table.sh 's/^\tprintf .ERROR: %s values in.*/\texit 0/'
 	plant bad-input-is-refused scripts/queue.sh 's/^elif \[ -n "\${KERNEL_SRC:-}" \] \&\& ! base_is_wanted; then$/elif false; then/'
 	plant bad-input-is-refused scripts/check.sh 's/^check_kernel_src$/true/'
 	# The closing count takes a program's exit status for a case.
@@ -1238,6 +1264,7 @@ run model-tally t_model
 run summary-counts-kinds t_counted
 run mail-verdict-detects t_mail_verdict
 run bench-table-drops-nothing t_bench_table
+run pathlen-table-drops-nothing t_pathlen_table
 run futex-lava-detects t_futex_lava
 run peers-fallback-fails t_peers_fallback
 run kernel-unchanged-is-exact t_kernel_unchanged

@@ -239,6 +239,7 @@ counted() {
 	}
 	/^selftest / { n["program"]++; next }
 	/^build/ { n["build"]++; next }
+	/^nothing to build/ { n["nobuild"]++; next }
 	/^(checkpatch|mailable)/ { n["static"]++; next }
 	/^(detector|workbench|model)/ { n["detector"]++; next }
 	/^kernel log/ { n["log"]++; next }
@@ -247,9 +248,10 @@ counted() {
 		for (c in distinct) nd++
 		for (c in config) nc++
 		printf "counted: %d selftest case verdicts (%d distinct cases in %d configurations), %d programs as a whole,\n", n["case"], nd, nc, n["program"]
-		printf "  %d builds, %d static checks (checkpatch, mail, LAVA job schema), %d checks of the detectors\n", n["build"], n["static"], n["detector"]
-		printf "  (workbench, model, planted faults), %d kernel logs scanned, %d other runs (guests, locktorture,\n", n["log"], n["other"]
-		printf "  ping_bench, ping_fuzz, fault injection)\n"
+		printf "  %d builds (%d patches with nothing to build), %d static checks (checkpatch, mail, LAVA job schema),\n", n["build"], n["nobuild"], n["static"]
+		printf "  %d checks of the detectors", n["detector"]
+		printf " (workbench, model, planted faults), %d kernel logs scanned, %d other runs\n", n["log"], n["other"]
+		printf "  (guests, locktorture, ping_bench, ping_fuzz, fault injection)\n"
 	}' "$tally"
 }
 # kill_tree PID: PID and every process below it (a background step: its
@@ -443,7 +445,7 @@ fi
 # patch before it. A failing command here fails the step (step runs it
 # with errexit), so a failed checkout cannot pass as the previous build.
 build_each() {
-	local whole=$1 c name files built='' note bcommits targets
+	local whole=$1 c name files built='' note bcommits targets made
 	"$TOP/scripts/queue.sh" "$bisect_src" >"$out/queue-bisect.txt"
 	mapfile -t bcommits <"$out/queue-bisect.txt"
 	for c in "${bcommits[@]}"; do
@@ -452,6 +454,7 @@ build_each() {
 		files=$(git -C "$bisect_src" diff --name-only "${c%% *}^" "${c%% *}")
 		note=''
 		targets=''
+		made=''
 		[ "$whole" = 1 ] || targets=$(compile_targets "$bisect_src" <<<"$files")
 		if [ -n "$built" ] && kernel_unchanged <<<"$files"; then
 			note="kernel unchanged"
@@ -460,6 +463,7 @@ build_each() {
 			return 1
 		else
 			note=${targets:+compiled: $targets}
+			made=1
 		fi
 		built=1
 		if grep -q '^tools/testing/selftests/futex/' <<<"$files" &&
@@ -467,15 +471,24 @@ build_each() {
 			record FAIL "build: $name" "selftests"
 			return 1
 		fi
+		grep -q '^tools/testing/selftests/futex/' <<<"$files" && made=1
 		if grep -q '^tools/testing/futex/' <<<"$files" &&
 			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" ping_bench; then
 			record FAIL "build: $name" "ping_bench"
 			return 1
 		fi
+		grep -q '^tools/testing/futex/' <<<"$files" && made=1
 		if grep -q -E '^tools/(perf|include)/' <<<"$files" &&
 			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" perf; then
 			record FAIL "build: $name" "perf"
 			return 1
+		fi
+		grep -q -E '^tools/(perf|include)/' <<<"$files" && made=1
+		# A patch of documentation alone is no build (it was counted
+		# as one).
+		if [ -z "$made" ]; then
+			record SKIP "nothing to build: $name" "it changes no file a build reads"
+			continue
 		fi
 		record PASS "build: $name" "$note"
 	done

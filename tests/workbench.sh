@@ -960,6 +960,7 @@ t_counted() {
 		FAIL selftest other: exit status 1 (sched_proxy_exec=1)
 		PASS lava prog (LAVA, sched_proxy_exec=0)
 		PASS build: every patch
+		SKIP nothing to build: a documentation patch
 		PASS checkpatch --strict: 01-a/0001-a.patch
 		PASS mailable: 01-a
 		PASS lava job futex-debug-x86_64.yaml
@@ -972,8 +973,8 @@ t_counted() {
 		counted "$TOP/scripts/check.sh")
 	printf '%s\n' "$v"
 	grep -q '^counted: 3 selftest case verdicts (2 distinct cases in 2 configurations), 2 programs as a whole,$' <<<"$v" &&
-		grep -q '^  1 builds, 3 static checks (checkpatch, mail, LAVA job schema), 1 checks of the detectors$' <<<"$v" &&
-		grep -q '^  (workbench, model, planted faults), 2 kernel logs scanned, 1 other runs' <<<"$v"
+		grep -q '^  1 builds (1 patches with nothing to build), 3 static checks (checkpatch, mail, LAVA job schema),$' <<<"$v" &&
+		grep -q '^  1 checks of the detectors (workbench, model, planted faults), 2 kernel logs scanned, 1 other runs$' <<<"$v"
 }
 
 # model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
@@ -1112,6 +1113,47 @@ t_locktorture_verdict() {
 		grep -q '^none: FAIL locktorture mutex_lock: did not start' <<<"$v"
 }
 
+# make check-bisect's loop over the patches (build_each), with stand-ins
+# for the queue and the builds, on a tree of four commits: the kernel, the
+# selftests, documentation alone, the kernel again. The documentation
+# patch is no build, the selftest one builds the selftests only.
+t_build_each() {
+	local r=$T/build-each v chk=$TOP/scripts/check.sh
+	mkdir -p "$r/top/scripts" "$r/src" "$r/out"
+	# shellcheck disable=SC2016 # the stand-ins' own arguments
+	printf '#!/bin/sh\necho "kernel $*" >>"%s/log"\n' "$r" >"$r/top/scripts/build-kernel.sh"
+	# shellcheck disable=SC2016
+	printf '#!/bin/sh\necho "tools $3" >>"%s/log"\n' "$r" >"$r/top/scripts/build-tools.sh"
+	# shellcheck disable=SC2016
+	printf '#!/bin/sh\ngit -C "$1" log --reverse --format="%%H %%s" HEAD~4..HEAD\n' >"$r/top/scripts/queue.sh"
+	chmod +x "$r"/top/scripts/*.sh
+	cp "$TOP/scripts/lib.sh" "$r/top/scripts/"
+	(
+		cd "$r/src"
+		git init -q
+		git -c user.name=t -c user.email=t@t commit -q --allow-empty -m base
+		for f in kernel/futex/core.c tools/testing/selftests/futex/functional/a.c \
+			Documentation/locking/futex.rst kernel/futex/ping.c; do
+			mkdir -p "${f%/*}"
+			echo x >"$f"
+			git add "$f"
+			git -c user.name=t -c user.email=t@t commit -q -m "patch ${f##*/}"
+		done
+	)
+	v=$(TOP=$r/top tally=$r/tally out=$r/out bisect_src=$r/src bisect=$r/b bisect_tools=$r/t bash -c '
+		. "$TOP/scripts/lib.sh"
+		eval "$(sed -n -e "/^record() {/,/^}/p" -e "/^build_each() {/,/^}/p" "$1")"
+		build_each 1' build_each "$chk")
+	printf '%s\n' "$v"
+	cat "$r/log"
+	[ "$(cat "$r/tally")" = "PASS build: patch core.c
+PASS build: patch a.c
+SKIP nothing to build: patch futex.rst
+PASS build: patch ping.c" ] &&
+		[ "$(grep -c '^kernel ' "$r/log")" -eq 2 ] &&
+		grep -q -x 'tools selftests' "$r/log"
+}
+
 # make check builds the kernel again at every patch but those that change
 # nothing a kernel build reads (kernel_unchanged).
 t_kernel_unchanged() {
@@ -1170,6 +1212,8 @@ t_planted() {
 	plant verdict-detects scripts/verdict.sh 's/got\[desc\] = "FAIL"/got[desc] = "PASS"/'
 	# objtool's sources, or Documentation/Kconfig, taken for kernel-neutral.
 	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
+	# A documentation patch counted as a build.
+	plant build-each-counts-builds scripts/check.sh 's/^\t\tif \[ -z "\$made" \]; then$/\t\tif false; then/'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
 	# Every C file's directory, or no kernel/futex/; modes taken by -z.
 	plant compile-targets scripts/lib.sh 's/-mindepth 2 -maxdepth 2 -name Makefile -print -quit/-name NoSuchFile -print -quit/'
@@ -1268,6 +1312,7 @@ run pathlen-table-drops-nothing t_pathlen_table
 run futex-lava-detects t_futex_lava
 run peers-fallback-fails t_peers_fallback
 run kernel-unchanged-is-exact t_kernel_unchanged
+run build-each-counts-builds t_build_each
 run compile-targets t_compile_targets
 run check-modes-are-checked t_check_modes
 run planted-bugs-are-caught t_planted

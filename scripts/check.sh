@@ -134,6 +134,13 @@ left_out() {
 	printf '%s (%s)\n' "$1" "$2" >>"$out/left-out"
 }
 
+# mode_finish: the end of make check-arm64, -kcsan or -bisect, which run
+# their own step alone: the summary says what they left to make check.
+mode_finish() {
+	left_out "make check's steps: checkpatch, mail, workbench tests, model, the x86_64 debug kernel's boots" "make check"
+	finish
+}
+
 # Background steps: bg_start NAME NICE CMD... runs "check_step NAME
 # CMD..." in the background at nice NICE, its output kept; bg_wait NAME
 # waits for it and prints that output. Both are stopped, with everything
@@ -367,7 +374,7 @@ arm64_tests() {
 }
 if in_mode arm64; then
 	check_step "arm64: cross-build, emulated guest, futex selftests" arm64_tests
-	finish
+	mode_finish
 fi
 
 # KCSAN (make check-kcsan): the tip built as configs/kcsan.config (the
@@ -430,7 +437,7 @@ if in_mode kcsan; then
 	fi
 	guests "KCSAN, sched_proxy_exec=1: futex selftests and ping_fuzz" kcsan_pe1 \
 		"KCSAN, sched_proxy_exec=0: ping_fuzz" kcsan_pe0
-	finish
+	mode_finish
 fi
 
 # Bisectability (make check-bisect): every patch builds, and so do the
@@ -496,7 +503,7 @@ build_each() {
 
 if in_mode bisect; then
 	check_step "build every patch (the whole bisect kernel)" build_each 1
-	finish
+	mode_finish
 fi
 # With empty caches, the per-patch build and the arm64 build beside the
 # debug kernel and the boots took make check past an hour on two CPUs

@@ -429,6 +429,22 @@ t_check_modes() {
 	[ -e "$WORK/check/keep" ]
 }
 
+# make check-arm64, -kcsan and -bisect run one step each: each ends with
+# mode_finish, whose summary names what they left to make check.
+t_mode_summary() {
+	local r=$T/mode-summary v ends
+	mkdir -p "$r"
+	ends=$(awk '/^if in_mode (arm64|kcsan|bisect); then$/ { m = $3 } m && /^fi$/ { print m ": " last; m = "" } m { last = $0 }' \
+		"$TOP/scripts/check.sh")
+	printf '%s\n' "$ends"
+	[ "$(grep -c -P ': \tmode_finish$' <<<"$ends")" -eq 3 ] || return 1
+	v=$(out=$r bash -c 'eval "$(sed -n -e "/^left_out() {/,/^}/p" -e "/^mode_finish() {/,/^}/p" "$1")"
+		finish() { echo "finish"; }
+		mode_finish' mode_finish "$TOP/scripts/check.sh")
+	printf '%s\n' "$v"
+	grep -q "^make check's steps: .* (make check)\$" "$r/left-out" && [ "$(tail -n 1 <<<"$v")" = finish ]
+}
+
 # hold_lock FILE: a process that holds flock on FILE, as a workbench run
 # does, until killed; its pid in $holder and in FILE.
 hold_lock() {
@@ -1212,6 +1228,9 @@ t_planted() {
 	plant verdict-detects scripts/verdict.sh 's/got\[desc\] = "FAIL"/got[desc] = "PASS"/'
 	# objtool's sources, or Documentation/Kconfig, taken for kernel-neutral.
 	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
+	# make check-kcsan's summary silent on what it did not run.
+	plant mode-summary-says-what-is-left scripts/check.sh '/^\tleft_out "make check.s steps: /d'
+	plant mode-summary-says-what-is-left scripts/check.sh '0,/^\tmode_finish$/s//\tfinish/'
 	# A documentation patch counted as a build.
 	plant build-each-counts-builds scripts/check.sh 's/^\t\tif \[ -z "\$made" \]; then$/\t\tif false; then/'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
@@ -1315,6 +1334,7 @@ run kernel-unchanged-is-exact t_kernel_unchanged
 run build-each-counts-builds t_build_each
 run compile-targets t_compile_targets
 run check-modes-are-checked t_check_modes
+run mode-summary-says-what-is-left t_mode_summary
 run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
 if [ $((pass + fail)) -eq 0 ]; then

@@ -33,6 +33,8 @@
 #       (Debian's lava-dispatcher) on a local QEMU device (lava-server's
 #       qemu device type, fetched from Debian), then turn its log into
 #       results/lava/ with scripts/lava-results.py.
+# lava-run is Debian's /usr/bin/lava-run, or LAVA_RUN (a stand-in, for
+# the workbench's tests); LAVA_RUN_TIMEOUT (default 3600 s) bounds it.
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -147,7 +149,8 @@ device_types() {
 # lava-run's exit status.
 lava_run() {
 	local job=$1 out=$2 cpus=${3:-2} dev rc=0 t0 types
-	command -v lava-run >/dev/null || die "lava-run is not installed (make setup)"
+	local lava_run=${LAVA_RUN:-/usr/bin/lava-run}
+	[ -x "$lava_run" ] || die "lava-run is not installed (make setup)"
 	rm -rf "$out"
 	mkdir -p "$out/tmp"
 	dev=$out/device.yaml
@@ -158,7 +161,7 @@ lava_run() {
 	printf '  lava-run %s (log: %s)\n' "${job##*/}" "$out/job.log"
 	t0=$(date +%s)
 	# --foreground: a Ctrl-C reaches lava-run, which stops its QEMU.
-	timeout --foreground -k 10 "${LAVA_RUN_TIMEOUT:-3600}" /usr/bin/lava-run --job-id "$$" \
+	timeout --foreground -k 10 "${LAVA_RUN_TIMEOUT:-3600}" "$lava_run" --job-id "$$" \
 		--output-dir "$out/tmp" --device "$dev" "$job" >"$out/job.log" 2>&1 || rc=$?
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		# Killed at our bound: name the action that was running (the

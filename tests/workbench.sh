@@ -445,6 +445,35 @@ t_mode_summary() {
 	grep -q "^make check's steps: .* (make check)\$" "$r/left-out" && [ "$(tail -n 1 <<<"$v")" = finish ]
 }
 
+# A lava-run that hangs is killed at LAVA_RUN_TIMEOUT, and the kill names
+# the action that hung and the guest's last console line: a stand-in
+# lava-run writes a job log as lava-run does (JSON lines), hangs in
+# "2.4 auto-login-action", and on the kill writes the exception and the
+# end of that action, as a canceled lava-run does.
+t_lava_hang() {
+	local r=$T/lava-hang v rc=0
+	mkdir -p "$r/out"
+	cat >"$r/lava-run" <<-'STUB'
+		#!/bin/bash
+		l() { printf '{"dt": "2026-12-04T00:00:00", "lvl": "%s", "msg": "%s"}\n' "$1" "$2"; }
+		trap 'l exception "JobCanceled"; l debug "end: 2.4 auto-login-action (duration 00:00:02) [common]"; exit 2' TERM
+		l info "start: 2.4 auto-login-action"
+		l target "Run /init as init process"
+		l target "futex_ping: waiting for the lock"
+		sleep 10 &
+		wait
+	STUB
+	chmod +x "$r/lava-run"
+	v=$(LAVA_RUN=$r/lava-run LAVA_RUN_TIMEOUT=2 bash -c '. "$1/scripts/lib.sh"
+		eval "$(sed -n "/^lava_run() {/,/^}/p" "$1/scripts/lava.sh")"
+		device_types() { echo /nonexistent; }
+		py=true
+		lava_run /dev/null "$2/out"' lava_run "$TOP" "$r") || rc=$?
+	printf '%s\n' "$v"
+	[ "$rc" = 124 ] &&
+		grep -q "^  lava-run: killed after [0-9]*s (LAVA_RUN_TIMEOUT): the job hung in 2.4 auto-login-action; the guest's last line: futex_ping: waiting for the lock\$" <<<"$v"
+}
+
 # hold_lock FILE: a process that holds flock on FILE, as a workbench run
 # does, until killed; its pid in $holder and in FILE.
 hold_lock() {
@@ -1231,6 +1260,10 @@ t_planted() {
 	# make check-kcsan's summary silent on what it did not run.
 	plant mode-summary-says-what-is-left scripts/check.sh '/^\tleft_out "make check.s steps: /d'
 	plant mode-summary-says-what-is-left scripts/check.sh '0,/^\tmode_finish$/s//\tfinish/'
+	# A hung lava-run left to CI's limit; a kill that does not say where
+	# the job hung.
+	plant lava-hang-is-named scripts/lava.sh 's/"\${LAVA_RUN_TIMEOUT:-3600}"/3600/'
+	plant lava-hang-is-named scripts/lava.sh 's/c \&\& \/"msg": "end: \/ {/c \&\& \/"msg": "start: \/ {/'
 	# A documentation patch counted as a build.
 	plant build-each-counts-builds scripts/check.sh 's/^\t\tif \[ -z "\$made" \]; then$/\t\tif false; then/'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
@@ -1335,6 +1368,7 @@ run build-each-counts-builds t_build_each
 run compile-targets t_compile_targets
 run check-modes-are-checked t_check_modes
 run mode-summary-says-what-is-left t_mode_summary
+run lava-hang-is-named t_lava_hang
 run planted-bugs-are-caught t_planted
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
 if [ $((pass + fail)) -eq 0 ]; then

@@ -257,6 +257,20 @@ lock_file() {
 	local file=$1 owner=$$ ready got
 	ready=$(mktemp -u "${TMPDIR:-/tmp}/workbench-lock.XXXXXX")
 	mkfifo "$ready"
+	# tell WORD: the answer to the run, through the fifo opened for
+	# reading and writing, which does not wait for a reader that may be
+	# gone; kept open until the run has read it and removed the fifo, or
+	# is gone itself.
+	tell() {
+		local w
+		exec {w}<>"$ready"
+		echo "$1" >&"$w"
+		while [ -p "$ready" ] && kill -0 "$owner" 2>/dev/null; do
+			sleep 0.05
+		done
+		exec {w}>&-
+		rm -f "$ready"
+	}
 	{
 		(
 			exec {fd}>>"$file" </dev/null >/dev/null
@@ -265,17 +279,21 @@ lock_file() {
 			if ! flock -w 1 "$fd"; then
 				printf 'waiting for another workbench run (pid %s) holding %s: %s\n' \
 					"$(sed -n 1p "$file" 2>/dev/null)" "$file" "$(sed -n 2p "$file" 2>/dev/null)" >&2
-				flock "$fd"
+				# A run killed while it waits must not take
+				# the lock later, for nobody.
+				until flock -w 1 "$fd"; do
+					kill -0 "$owner" 2>/dev/null || exit 1
+				done
 			fi
 			printf '%s\n%s\n' "$owner" "$(tr '\0' ' ' </proc/"$owner"/cmdline 2>/dev/null)" >"$file"
-			echo locked >"$ready"
+			tell locked
 			# Hold no pipe of the run's open: a $(...) around it ends
 			# when the run does.
 			exec 2>/dev/null
 			while kill -0 "$owner" 2>/dev/null; do
 				sleep 0.2
 			done
-		) || echo failed >"$ready"
+		) || tell failed
 	} &
 	disown
 	read -r got <"$ready"

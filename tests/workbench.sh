@@ -518,12 +518,11 @@ t_lock() {
 	# is what the planted deadlock costs.
 	timeout 60 "$TOP/scripts/queue.sh" "$WORK/src-q"
 	timeout 60 "$TOP/scripts/tree.sh"
-	# Another run uses work/: tree.sh waits, and says for whom.
+	# Another run uses work/: tree.sh waits, and says for whom. (Not
+	# with a time-out of a few seconds: on a loaded machine tree.sh took
+	# longer than 2 s to reach the lock.)
 	hold_lock "$WORK/.lock"
-	rc=0
-	timeout 2 "$TOP/scripts/tree.sh" 2>"$T/lk/err" || rc=$?
-	[ "$rc" -eq 124 ] || { echo "tree.sh did not wait for the lock of work/ (exit $rc)"; return 1; }
-	grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"
+	waits_for_holder "$TOP/scripts/tree.sh" || return 1
 	# It goes on once the other run ends.
 	"$TOP/scripts/export.sh" 2>"$T/lk/err" &
 	waiter=$!
@@ -534,10 +533,37 @@ t_lock() {
 
 	# Another run, on another work/, uses the same cache: tree.sh waits.
 	hold_lock "$FUTEX_CACHE/.lock"
-	rc=0
-	WORK=$T/lk/work2 LINUX=$T/lk/work2/linux timeout 2 "$TOP/scripts/tree.sh" 2>"$T/lk/err" || rc=$?
-	[ "$rc" -eq 124 ] || { echo "tree.sh did not wait for the lock of the cache (exit $rc)"; return 1; }
-	grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"
+	WORK=$T/lk/work2 LINUX=$T/lk/work2/linux waits_for_holder "$TOP/scripts/tree.sh"
+}
+
+group_gone() { ! pgrep -g "$1" >/dev/null; }
+
+# waits_for_holder CMD...: CMD, started now in a process group of its own,
+# says within 60 s that it waits for $holder and is still waiting then.
+# Then it is killed, itself alone (not its group, as a Ctrl-C would): what
+# it started to wait for the lock must end within 10 s, not take the lock
+# later for a run that is gone.
+waits_for_holder() {
+	local w ok=0
+	setsid "$@" 2>"$T/lk/err" >/dev/null &
+	w=$!
+	if ! wait_for 60 grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"; then
+		echo "$* did not say that it waits for pid $holder:"
+		cat "$T/lk/err"
+	elif ! running "$w"; then
+		echo "$* did not wait for the lock held by pid $holder"
+	else
+		ok=1
+	fi
+	kill "$w" 2>/dev/null || true
+	wait "$w" 2>/dev/null || true
+	if ! wait_for 10 group_gone "$w"; then
+		echo "what $* started to wait for the lock outlived it:"
+		ps -o pid,stat,wchan:20,args -g "$w" || true
+		pkill -9 -g "$w" || true
+		ok=0
+	fi
+	[ "$ok" = 1 ]
 }
 
 # A queue worktree whose directory was deleted, whose metadata in
@@ -1320,6 +1346,8 @@ t_planted() {
 	# The lock held for as long as something else lives (as when QEMU
 	# inherited its descriptor): a run killed with SIGKILL blocks the next.
 	plant workbench-lock scripts/lib.sh 's/owner=\$\$ ready got/owner=$PPID ready got/'
+	# A run killed while it waits: what waits for it takes the lock later.
+	plant workbench-lock scripts/lib.sh 's/^\t\t\t\t\tkill -0 "\$owner" 2>\/dev\/null || exit 1$/\t\t\t\t\ttrue/'
 	# vm.sh exits 130 on a Ctrl-C instead of dying by it.
 	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tkill -s "\$1" "\$\$"$/\texit 130/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a

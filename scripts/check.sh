@@ -392,10 +392,8 @@ kcsan_boot() { # kcsan_boot PE
 	# TCG boot sets up some 40000 watchpoints, and the PING code that
 	# runs a few times per lock is seldom among them. The tests watch
 	# one access in KCSAN_SKIP_WATCH; the boot before them keeps the
-	# default, at which it takes its usual time. KCSAN_UDELAY: how long
-	# (us) a watched access waits for a racing one (KCSAN's default 80).
+	# default, at which it takes its usual time.
 	cmd="echo ${KCSAN_SKIP_WATCH:-400} >/sys/module/kcsan/parameters/skip_watch; "
-	cmd="${cmd}echo ${KCSAN_UDELAY:-80} >/sys/module/kcsan/parameters/udelay_task; "
 	[ "$pe" = 0 ] ||
 		cmd="$cmd$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir" "$res"); "
 	cmd="$cmd$(printf '%q ' "$TOP/tests/guest-fuzz.sh" "$tools/ping_fuzz" "$res/fuzz" "$fuzz_secs" "${fuzz_args[@]}")"

@@ -386,19 +386,11 @@ fi
 # elsewhere is listed (NOTE, and in the summary) and does not; every
 # other kernel report fails as in make check.
 kcsan_boot() { # kcsan_boot PE
-	local pe=$1 log=$out/kcsan-pe$1.log res=$WORK/guest/check-kcsan-pe$1 cmd
+	local pe=$1 log=$out/kcsan-pe$1.log res=$WORK/guest/check-kcsan-pe$1 cmd=''
 	rm -rf "$res"
-	# KCSAN watches one access in skip_watch (4000 by default): a whole
-	# TCG boot sets up some 40000 watchpoints, and the PING code that
-	# runs a few times per lock is seldom among them. The tests watch
-	# one access in KCSAN_SKIP_WATCH; the boot before them keeps the
-	# default, at which it takes its usual time.
-	cmd="echo ${KCSAN_SKIP_WATCH:-400} >/sys/module/kcsan/parameters/skip_watch; "
 	[ "$pe" = 0 ] ||
-		cmd="$cmd$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir" "$res"); "
+		cmd="$(printf '%q ' "$TOP/tests/guest-selftests.sh" "$tdir" "$res"); "
 	cmd="$cmd$(printf '%q ' "$TOP/tests/guest-fuzz.sh" "$tools/ping_fuzz" "$res/fuzz" "$fuzz_secs" "${fuzz_args[@]}")"
-	# KCSAN's counters into the console: how much was watched.
-	cmd="$cmd; rc=\$?; mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; grep -E '^(setup_watchpoints|data_races|no_capacity):' /sys/kernel/debug/kcsan | sed 's/^/kcsan counter: /'; exit \$rc"
 	guest_run "KCSAN, sched_proxy_exec=$pe" "$log" -t "${SELFTEST_TIMEOUT:-1800}" \
 		-a sched_proxy_exec="$pe" -a panic_on_warn=1 "$kbuild/arch/x86/boot/bzImage" "$log" -- \
 		bash -c "$cmd"

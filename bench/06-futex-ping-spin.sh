@@ -90,35 +90,60 @@ case $tag in patched.*) ;; *) exit 0 ;; esac
 # their own apart from the timed ones.
 [ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" || exit 1
 ev=$tracing/events/futex
-[ -d "$ev/futex_ping_lock" ] || {
-	echo "06-futex-ping-spin: no futex trace events in $tracing"
-	exit 1
-}
-# counted CMD...: run CMD with both events counted; prints "lock HOW N"
-# and "unlock HOW N" lines for every how seen, HOW by the name that the
-# event's print format gives the number (__print_symbolic's table).
+for e in lock unlock spin; do
+	[ -d "$ev/futex_ping_$e" ] || {
+		echo "06-futex-ping-spin: no futex_ping_$e trace event in $tracing"
+		exit 1
+	}
+done
+# counted CMD...: run CMD with the three PING events counted by histogram
+# triggers. Prints "lock HOW N" and "unlock HOW N" for every how seen, and
+# "unlock-why HOW WHY NEXT_STATE N" and "spin REASON N NS" (NS: the nanoseconds of
+# those spins together), each value by the name that the event's print
+# format gives the number (its __print_symbolic table for that field).
+declare -A hist=([lock]="keys=how:vals=hitcount" [unlock]="keys=how,why,next_state:vals=hitcount"
+	[spin]="keys=reason:vals=hitcount,ns")
 counted() {
 	local e rc=0
-	for e in lock unlock; do
-		echo 'hist:keys=how:vals=hitcount' >"$ev/futex_ping_$e/trigger" || return 1
+	for e in lock unlock spin; do
+		echo "hist:${hist[$e]}" >"$ev/futex_ping_$e/trigger" || return 1
 	done
 	"$@" || rc=$?
-	for e in lock unlock; do
+	for e in lock unlock spin; do
 		awk -v e="$e" '
 		FNR == NR {
+			# print fmt: ..., __print_symbolic(REC->how, { 0, "free" }, ...), ...
 			s = $0
-			while (match(s, /\{ *[0-9]+, *"[a-z_]+" *\}/)) {
-				pair = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
-				gsub(/[{}" ]/, "", pair); split(pair, kv, ",")
-				name[kv[1]] = kv[2]
+			while (match(s, /__print_symbolic\(REC->[a-z_]+, [^)]*\)/)) {
+				t = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+				match(t, /REC->[a-z_]+/); f = substr(t, RSTART + 5, RLENGTH - 5)
+				while (match(t, /\{ *[0-9]+, *"[a-z_]+" *\}/)) {
+					pair = substr(t, RSTART, RLENGTH); t = substr(t, RSTART + RLENGTH)
+					gsub(/[{}" ]/, "", pair); split(pair, kv, ",")
+					name[f, kv[1]] = kv[2]
+				}
 			}
 			next
 		}
-		/^\{ how: / {
-			how = $3; sub(/}/, "", how)
-			print e, (how in name ? name[how] : "how" how), $NF
-		}' "$ev/futex_ping_$e/format" "$ev/futex_ping_$e/hist"
-		echo '!hist:keys=how:vals=hitcount' >"$ev/futex_ping_$e/trigger"
+		# { how: 1, why: 1, next_state: 1 } hitcount: 12 ns: 345
+		/^\{ / {
+			line = $0; gsub(/[{},]/, " ", line); n = split(line, w, " ")
+			key = ""; hits = 0; ns = 0
+			for (i = 1; i < n; i += 2) {
+				f = w[i]; sub(/:$/, "", f); v = w[i + 1]
+				if (f == "hitcount") hits = v
+				else if (f == "ns") ns = v
+				else key = key " " ((f, v) in name ? name[f, v] : v)
+			}
+			if (e == "lock") print "lock" key, hits
+			else if (e == "spin") print "spin" key, hits, ns
+			else {
+				print "unlock-why" key, hits
+				split(key, k, " "); u[k[1]] += hits
+			}
+		}
+		END { for (h in u) print "unlock", h, u[h] }' "$ev/futex_ping_$e/format" "$ev/futex_ping_$e/hist"
+		echo "!hist:${hist[$e]}" >"$ev/futex_ping_$e/trigger"
 	done
 	return "$rc"
 }
@@ -160,7 +185,9 @@ done >"$out/lock.$tag.txt" 2>&1 || {
 # Handoffs, wakeups and steals of the ping rows, in runs of their own:
 # the trace events counted by how, perf bench counting the user space
 # steals. "lockhow THREADS OPS/S STEALS/S then per second: lock by way
-# (free spin woken handoff) and unlock by way (wake handoff)".
+# (free spin woken handoff) and unlock by way (wake handoff)"; then every
+# line of counted() as "lockcount THREADS OPS LINE", OPS the lock/unlock
+# pairs of the run, all threads together.
 for t in 2 4 8 16; do
 	counted "$perf" bench futex lock -s -m -k ping -t "$t" -r "$runtime" >"$row" 2>&1 || {
 		cat "$row"
@@ -170,12 +197,14 @@ for t in 2 4 8 16; do
 	/^Averaged/ { ops = $2; secs = $NF }
 	/^Steals in user space:/ { steals = $(NF - 2) }
 	$1 == "lock" || $1 == "unlock" { c[$1, $2] = $3 }
+	$1 ~ /^(lock|unlock|unlock-why|spin)$/ { counts[++n] = $0 }
 	END {
 		if (secs <= 0) { print "lockhow: no Averaged line" > "/dev/stderr"; exit 1 }
 		printf "lockhow %s %s %.0f", t, ops, steals
 		split("free spin woken handoff", l, " ")
 		for (i = 1; i <= 4; i++) printf " %.0f", c["lock", l[i]] / secs
 		printf " %.0f %.0f\n", c["unlock", "wake"] / secs, c["unlock", "handoff"] / secs
+		for (i = 1; i <= n; i++) printf "lockcount %s %.0f %s\n", t, ops * t * secs, counts[i]
 	}' "$row" || exit 1
 done >"$out/lockhow.$tag.txt"
 cat "$out/lockhow.$tag.txt"

@@ -189,6 +189,66 @@ if compgen -G "$raw/lockhow.patched.*.txt" >/dev/null; then
 	printf 'waiter, that handed the lock over.\n'
 fi
 
+# Every unlock and spin of those runs per lock/unlock pair, from the
+# "lockcount" lines (kernels whose trace events say why and where).
+if grep -qs '^lockcount ' "$raw"/lockhow.patched.*.txt; then
+	cols="free wake wdonor hoff hdonor asleep queued woken rt stolen passes spins took osleeps budget spin_ns"
+	for f in "$raw"/lockhow.patched.*.txt; do
+		awk '
+		$1 != "lockcount" { next }
+		{ t = $2; ops[t] = $3; seen[t] = 1 }
+		$4 == "unlock" { u[t, $5] += $6 }
+		$4 == "unlock-why" && $5 != "free" {
+			# how why next_state n: where the woken or handed-to waiter was
+			if ($7 == "asleep") asleep[t] += $8
+			if ($7 == "queued") queued[t] += $8
+			if ($7 == "woken") woken[t] += $8
+			if ($5 ~ /^handoff/) why[t, $6] += $8
+		}
+		$4 == "spin" { sp[t] += $6; end[t, $5] += $6; ns[t] += $7 }
+		END {
+			for (t in seen) {
+				o = ops[t] > 0 ? ops[t] : 1
+				woke = u[t, "wake"] + u[t, "wake_donor"] + u[t, "handoff"] + u[t, "handoff_donor"]
+				printf "%s free %.4f\n", t, u[t, "free"] / o
+				printf "%s wake %.4f\n", t, u[t, "wake"] / o
+				printf "%s wdonor %.4f\n", t, u[t, "wake_donor"] / o
+				printf "%s hoff %.4f\n", t, u[t, "handoff"] / o
+				printf "%s hdonor %.4f\n", t, u[t, "handoff_donor"] / o
+				printf "%s asleep %.1f\n", t, woke ? 100 * asleep[t] / woke : 0
+				printf "%s queued %.1f\n", t, woke ? 100 * queued[t] / woke : 0
+				printf "%s woken %.1f\n", t, woke ? 100 * woken[t] / woke : 0
+				printf "%s rt %.4f\n", t, why[t, "rt"] / o
+				printf "%s stolen %.4f\n", t, why[t, "stolen"] / o
+				printf "%s passes %.4f\n", t, why[t, "passes"] / o
+				printf "%s spins %.4f\n", t, sp[t] / o
+				printf "%s took %.1f\n", t, sp[t] ? 100 * end[t, "took"] / sp[t] : 0
+				printf "%s osleeps %.1f\n", t, sp[t] ? 100 * end[t, "owner_sleeps"] / sp[t] : 0
+				printf "%s budget %.1f\n", t, sp[t] ? 100 * end[t, "budget"] / sp[t] : 0
+				printf "%s spin_ns %.0f\n", t, sp[t] ? ns[t] / sp[t] : 0
+			}
+		}' "$f"
+	done >"$tmp/lockcount"
+	printf '\nPING unlocks in the kernel and spins per lock/unlock pair (the same runs), medians\n'
+	printf '%7s' threads
+	for c in $cols; do printf ' %7s' "$c"; done
+	printf '\n'
+	awk '{ print $1 }' "$tmp/lockcount" | sort -n -u | while read -r t; do
+		printf '%7s' "$t"
+		for c in $cols; do
+			printf ' %7s' "$(awk -v t="$t" -v c="$c" '$1 == t && $2 == c { print $3 }' "$tmp/lockcount" | median)"
+		done
+		printf '\n'
+	done
+	printf 'free .. hdonor: FUTEX_UNLOCK_PING per pair by what it did (no waiter; woke the\n'
+	printf 'first waiter, the donor; handed the lock to the first waiter, the donor); asleep,\n'
+	printf 'queued, woken: %% of those wakeups and handoffs whose waiter was off the run queue,\n'
+	printf 'blocked on it (Proxy Execution), woken before but not yet on a CPU; rt .. passes:\n'
+	printf 'handoffs per pair by the rule that owed the waiter the lock; spins: spins per pair;\n'
+	printf 'took, osleeps, budget: %% of spins that took the lock, ended as the owner stopped\n'
+	printf 'running, reached the bound; spin_ns: the mean spin.\n'
+fi
+
 # Latency distributions: the share of acquisitions up to a latency, per
 # kind, for each workload and proxy setting (patched kernel).
 if command -v gnuplot >/dev/null; then

@@ -10,7 +10,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d /tmp/workbench-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
+pass=0 fail=0 times=()
 only=" $* "
 
 # run NAME FUNCTION: run one test in a subshell with errexit, so that any
@@ -23,7 +23,7 @@ only=" $* "
 # Commands that may fail by design are written so (|| true, if, !). The
 # ERR trap names the command that failed.
 run() {
-	local name=$1 rc e=${-//[^e]/}
+	local name=$1 rc e=${-//[^e]/} t0=$SECONDS
 	shift
 	case $only in "  " | *" $name "*) ;; *) return 0 ;; esac
 	set +e
@@ -34,6 +34,7 @@ run() {
 		"$@"
 	) >"$T/$name.log" 2>&1
 	rc=$?
+	times+=("$((SECONDS - t0)) $name")
 	[ -z "$e" ] || set -e
 	if [ "$rc" -eq 0 ]; then
 		printf 'PASS %s\n' "$name"
@@ -1398,6 +1399,10 @@ run check-modes-are-checked t_check_modes
 run mode-summary-says-what-is-left t_mode_summary
 run lava-hang-is-named t_lava_hang
 run planted-bugs-are-caught t_planted
+# Where the time went, for whoever makes make check faster.
+printf 'slowest:'
+printf '%s\n' "${times[@]}" | sort -rn | head -n 5 | awk '{ printf " %s %ss", $2, $1 }'
+printf '\n'
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
 if [ $((pass + fail)) -eq 0 ]; then
 	printf 'workbench: no test named%s\n' "${only% }" >&2

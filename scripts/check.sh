@@ -700,13 +700,13 @@ if in_mode full; then
 	fi
 	check_step "LAVA jobs against the schema" lava_schema
 	bg_wait "series mailable (b4)" || true
-	bg_wait "workbench tests" || true
-	bg_wait "model of the PING word protocol" || true
 else
 	left_out "workbench tests, model, checkpatch, mailable, LAVA schema" "mode $mode"
 fi
 step "build the futex selftests (x86_64, i386, static), ping_bench and pingmutex" build_tools
 ! step_failed || finish "the futex selftests do not build"
+bg_wait "workbench tests" || true
+bg_wait "model of the PING word protocol" || true
 bg_wait "build the debug kernel" || finish "the debug kernel does not build"
 kernel=$build/arch/x86/boot/bzImage
 tdir32=$tools/kselftest32/futex/functional

@@ -699,8 +699,17 @@ plant() {
 		echo "planting changed nothing (update the plant): $file: $expr"
 		return 1
 	fi
-	if "$d/tests/workbench.sh" "$test" >"$d/out" 2>&1; then
+	# Bounded: a plant can turn a test into one that never ends (a
+	# planted check.sh that got past its refusal ran the workbench tests,
+	# which ran it again, without end).
+	local rc=0
+	timeout -k 10 900 "$d/tests/workbench.sh" "$test" >"$d/out" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ]; then
 		echo "NOT caught by $test: $file: $expr"
+		return 1
+	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "$test did not end within 900 s with: $file: $expr"
+		tail -n 5 "$d/out"
 		return 1
 	fi
 	if ! grep -q "^FAIL $test\$" "$d/out"; then

@@ -692,8 +692,6 @@ if in_mode full; then
 	fi
 	check_step "LAVA jobs against the schema" lava_schema
 	bg_wait "series mailable (b4)" || true
-	bg_wait "workbench tests" || true
-	bg_wait "model of the PING word protocol" || true
 else
 	left_out "workbench tests, model, checkpatch, mailable, LAVA schema" "mode $mode"
 fi

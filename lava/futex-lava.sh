@@ -16,6 +16,14 @@
 #              the torture run SECONDS from its start, then report
 #              locktorture (every statistics line says Fail: 0) and
 #              kernel_log_clean.
+#   failfutex SECONDS [PROGRAM...]
+#              the futex stress programs (or the ones named), each for up
+#              to SECONDS, while fail_futex fails one futex operation in
+#              ten; the programs' own verdicts do not count, the
+#              kernel's do: failfutex_injected (the number of faults, a
+#              measurement: none fails), kmemleak_clean (two scans after
+#              the stress; the kernel booted with kmemleak on) and
+#              kernel_log_clean.
 #   bench      the perf bench futex rows of make bench (bench/*.rows) and
 #              ping_bench, each number a measurement.
 #
@@ -135,6 +143,76 @@ torture() {
 	kernel_log
 }
 
+# failfutex SECONDS [PROGRAM...]: see above.
+failfutex() {
+	secs=$1
+	shift
+	[ $# -gt 0 ] || set -- futex_lock_pi_exiting futex_requeue_pi_signal_restart \
+		futex_wait_precheck futex_set_wait futex_waitv futex_wait robust_list \
+		futex_requeue futex_ping
+	dbg=/sys/kernel/debug
+	grep -q " $dbg debugfs " /proc/mounts || mount -t debugfs none "$dbg"
+	ff=$dbg/fail_futex
+	if [ ! -d "$ff" ] || [ ! -w "$dbg/kmemleak" ]; then
+		echo "failfutex: no $ff or $dbg/kmemleak (CONFIG_FAIL_FUTEX, CONFIG_DEBUG_KMEMLEAK, kmemleak=on)"
+		report failfutex_injected fail
+		kernel_log
+		return
+	fi
+	cd "$dir/kselftest/futex/functional" || exit 2
+	# The scans are ours: an automatic one in the middle of the stress
+	# would only slow the TCG guest down. Objects that boot left
+	# unreferenced are not this pass's leaks.
+	echo scan=off >"$dbg/kmemleak"
+	echo scan >"$dbg/kmemleak"
+	echo clear >"$dbg/kmemleak"
+	# One futex operation in ten fails, for the whole pass, quietly;
+	# times counts down with every injected fault: the proof that faults
+	# were injected at all.
+	budget=1000000
+	echo 10 >"$ff/probability"
+	echo 1 >"$ff/interval"
+	echo $budget >"$ff/times"
+	echo 0 >"$ff/verbose"
+	echo 0 >"$ff/space"
+	echo N >"$ff/ignore-private"
+	for t; do
+		if [ ! -x "$t" ]; then
+			report "$(name "failfutex_$t")" fail
+			continue
+		fi
+		echo "=== BEGIN failfutex $t"
+		timeout "$secs" "./$t" >"/tmp/$t.log" 2>&1
+		rc=$?
+		cat "/tmp/$t.log"
+		echo "=== END failfutex $t exit $rc"
+	done
+	echo 0 >"$ff/probability"
+	n=$((budget - $(cat "$ff/times")))
+	if [ "$n" -gt 0 ]; then
+		report failfutex_injected pass "$n" faults
+	else
+		report failfutex_injected fail "$n" faults
+	fi
+	# Give the programs' exits time to free what they held, then scan
+	# twice: kmemleak reports an object only once it has stayed
+	# unreferenced for a full scan after its minimum age (5 s).
+	sleep 6
+	echo scan >"$dbg/kmemleak"
+	sleep 1
+	echo scan >"$dbg/kmemleak"
+	cat "$dbg/kmemleak" >/tmp/kmemleak.txt
+	echo "=== BEGIN kmemleak"
+	cat /tmp/kmemleak.txt
+	echo "=== END kmemleak"
+	if [ -s /tmp/kmemleak.txt ]; then
+		report kmemleak_clean fail
+	else
+		report kmemleak_clean pass
+	fi
+	kernel_log
+}
+
 # value METRIC FILE: the figure of a perf bench futex run that make bench
 # tabulates for METRIC (scripts/bench-table.sh): ops (operations per
 # second), ms (the last "in N ms"), us (mean time per wait).
@@ -204,9 +282,14 @@ selftests)
 	selftests "$@"
 	;;
 torture) torture "${2:?usage: futex-lava.sh torture SECONDS}" ;;
+failfutex)
+	shift
+	: "${1:?usage: futex-lava.sh failfutex SECONDS [PROGRAM...]}"
+	failfutex "$@"
+	;;
 bench) bench ;;
 *)
-	echo "usage: futex-lava.sh selftests [PROGRAM...]|torture SECONDS|bench" >&2
+	echo "usage: futex-lava.sh selftests [PROGRAM...]|torture SECONDS|failfutex SECONDS [PROGRAM...]|bench" >&2
 	exit 2
 	;;
 esac

@@ -7,19 +7,18 @@
 #     through a sendmail stand-in, the LAVA jobs against the schema, and
 #     the futex selftests (x86_64, i386, static), ping_bench and
 #     pingmutex/ (pthread mutexes on PING, LD_PRELOAD) built;
-#   guest boots of the debug kernel: a hung guest; planted faults (a
+#   guest boots of the debug kernel, two at a time (CHECK_GUESTS=2, the
+#     default), in three pairs: a hung guest, beside planted faults (a
 #     failing and a missing selftest, a WARNING, a lockdep report, a
-#     tortured lock that excludes nobody) ending in a panic, each of which
-#     the verdict functions must judge red; every futex selftest with
-#     sched_proxy_exec=1 (then ping_bench, the i386 selftests,
+#     tortured lock that excludes nobody) ending in a panic, each of
+#     which the verdict functions must judge red; every futex selftest
+#     with sched_proxy_exec=1 (then ping_bench, the i386 selftests,
 #     pingmutex's tests and unmodified Debian programs on it, and
-#     FUZZ_SECONDS (60) of ping_fuzz); every
-#     futex selftest with sched_proxy_exec=0 as the x86_64 debug LAVA job
-#     under lava-run; futex stress under fault injection with kmemleak;
-#     futex_priv_hash with 17 vCPUs; locktorture's mutex and ww_mutex
-#     torture; pingmutex, the programs and ping_fuzz with
-#     sched_proxy_exec=0; two
-#     boots at a time (CHECK_GUESTS=2, the default);
+#     FUZZ_SECONDS (60) of ping_fuzz), beside LAVA jobs under lava-run:
+#     every futex selftest with sched_proxy_exec=0, locktorture's mutex
+#     and ww_mutex torture, futex_priv_hash with 17 vCPUs; pingmutex, the
+#     programs and ping_fuzz with sched_proxy_exec=0, beside futex stress
+#     under fault injection with kmemleak (a LAVA job);
 #   the background steps waited for.
 #
 # Any failed or missing test case, unexplained skip, guest time-out, panic
@@ -869,9 +868,6 @@ selftests_pe0_lava() {
 		splat_scan "LAVA" "$d/results/console-job.txt"
 	} | record_lines " (LAVA, sched_proxy_exec=0)"
 }
-guests "futex selftests, sched_proxy_exec=1 (and ping_bench, i386, pingmutex, ping_fuzz)" selftests_pe1 \
-	"futex selftests, sched_proxy_exec=0 (the LAVA debug job under lava-run)" selftests_pe0_lava
-
 # locktorture's mutex and ww_mutex torture with Proxy Execution on: series
 # 05 changes how task_struct::blocked_on names a mutex, and mutexes must
 # work as before. A broken lock turns this red (planted()). Each torture
@@ -906,31 +902,19 @@ priv_hash() {
 	} | record_lines " (17 vCPUs)"
 }
 
-# fail_futex: faults injected under stress. The programs' own verdicts do
-# not count; the kernel's do: no report, no leak, no hang, and faults
-# must really have been injected. Its guest has the selftest boots' bound:
-# with 900 s, a boot beside three other guests (two of them not make
-# check's) spent 580 s before its script started and was cut off.
+# fail_futex: faults injected under stress, as the fault-injection job of
+# lava/ (futex-lava.sh failfutex: nine stress programs of at most
+# FAILFUTEX_SECONDS each). The programs' own verdicts do not count; the
+# kernel's do: no report, no leak (kmemleak), no hang, and faults must
+# really have been injected. The ramdisk boots in a minute where a
+# virtme-ng boot of the host's root with kmemleak on took six.
 failfutex() {
-	local log=$out/failfutex.log res=$WORK/guest/check-failfutex n
-	rm -rf "$res"
-	guest_run "fault injection" "$log" -t "${SELFTEST_TIMEOUT:-1800}" "$kernel" "$log" -- \
-		"$TOP/tests/guest-failfutex.sh" "$tdir" "$res"
-	n=$(cat "$res/injected" 2>/dev/null || echo 0)
-	if [ -f "$res/done" ] && [ "$n" -gt 0 ]; then
-		record PASS "fault injection: $n faults injected"
-	else
-		record FAIL "fault injection: faults injected" "$n, done: $(cat "$res/done" 2>/dev/null || echo no)"
-	fi
-	if [ -s "$res/kmemleak.txt" ]; then
-		record FAIL "fault injection: no kmemleak report" "$(grep -c '^unreferenced object' "$res/kmemleak.txt") objects, $res/kmemleak.txt"
-		head -n 20 "$res/kmemleak.txt" >&2
-	elif [ -f "$res/kmemleak.txt" ]; then
-		record PASS "fault injection: no kmemleak report"
-	else
-		record FAIL "fault injection: no kmemleak report" "no $res/kmemleak.txt"
-	fi
-	splat_scan "fault injection" "$log" "$res/dmesg.txt" | record_lines ""
+	local d=$out/failfutex
+	lava_boot "fault injection" "$d" LAVA_FAILFUTEX="${FAILFUTEX_SECONDS:-30}"
+	{
+		failfutex_verdict "$d/results"
+		splat_scan "fault injection" "$d/results/console-job.txt"
+	} | record_lines ""
 }
 # pthread mutexes on PING without Proxy Execution: libpingmutex's tests
 # and the programs run on it, as in selftests_pe1.
@@ -949,14 +933,19 @@ peers_pe0() {
 	} | record_lines " (pingmutex, sched_proxy_exec=0)"
 	fuzz_check "$res/fuzz" "sched_proxy_exec=0"
 }
-# The short boots, one after the other beside the fault injection.
-lava_boots() {
+# Two guests at a time, one of them a LAVA job (one lava-run at a time),
+# each pair about as long as its other half: the virtme-ng boots of the
+# host's root (the selftests with Proxy Execution, pingmutex and ping_fuzz
+# without) beside the LAVA jobs, whose busybox ramdisk boots in a minute.
+lava_pe0() {
+	selftests_pe0_lava
 	torture mutex_lock
 	torture ww_mutex_lock
 	priv_hash
-	peers_pe0
 }
-guests "futex stress under fault injection" failfutex \
-	"locktorture mutex_lock and ww_mutex_lock (sched_proxy_exec=1), futex_priv_hash with 17 vCPUs, pingmutex and ping_fuzz (sched_proxy_exec=0)" lava_boots
+guests "futex selftests, sched_proxy_exec=1 (and ping_bench, i386, pingmutex, ping_fuzz)" selftests_pe1 \
+	"futex selftests, sched_proxy_exec=0 (the LAVA debug job under lava-run), locktorture mutex_lock and ww_mutex_lock, futex_priv_hash with 17 vCPUs" lava_pe0
+guests "pingmutex and ping_fuzz, sched_proxy_exec=0" peers_pe0 \
+	"futex stress under fault injection (LAVA)" failfutex
 
 finish

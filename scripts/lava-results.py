@@ -91,7 +91,7 @@ def main():
                     name, raw = re.sub(r"[^-_.a-zA-Z0-9]", "_", m.group(1)), []
                 elif msg.startswith("=== END ") and raw is not None:
                     with open(os.path.join(outdir, "raw", "%s.%s.txt" % (tag, name)), "w") as f:
-                        f.write("\n".join(raw) + "\n")
+                        f.write("".join(l + "\n" for l in raw))
                     raw = None
                 elif raw is not None:
                     raw.append(msg)

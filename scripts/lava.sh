@@ -28,7 +28,9 @@
 #       LAVA_PROXY_EXEC=0 boots it with sched_proxy_exec=0, LAVA_CPUS=N
 #       with N CPUs, LAVA_PROGRAMS="P..." runs only those selftests;
 #       LAVA_TORTURE=TYPE makes it the torture job of TYPE instead
-#       (locktorture, LAVA_TORTURE_SECONDS, default 60).
+#       (locktorture, LAVA_TORTURE_SECONDS, default 60); LAVA_FAILFUTEX=S
+#       the fault-injection job (the stress programs, or LAVA_PROGRAMS,
+#       each bounded by S seconds, with kmemleak).
 #   run (make lava-run): run the x86_64 debug job here under lava-run
 #       (Debian's lava-dispatcher) on a local QEMU device (lava-server's
 #       qemu device type, fetched from Debian), then turn its log into
@@ -67,7 +69,7 @@ validate() {
 	rm -rf "$d"
 	mkdir -p "$d"
 	for a in x86_64 arm64; do
-		for f in debug torture bench; do
+		for f in debug torture failfutex bench; do
 			render "$d/futex-$f-$a.yaml" "$a" "$f" "https://lab.invalid/$a/$f/$(basename "$(image_of "$a")")" \
 				"https://lab.invalid/$a/ramdisk.cpio.gz"
 			kind=u-boot
@@ -208,6 +210,9 @@ check() {
 	if [ -n "${LAVA_TORTURE:-}" ]; then
 		f=torture
 		vars+=(torture="$LAVA_TORTURE" seconds="${LAVA_TORTURE_SECONDS:-60}")
+	elif [ -n "${LAVA_FAILFUTEX:-}" ]; then
+		f=failfutex
+		vars+=(seconds="$LAVA_FAILFUTEX")
 	fi
 	mkdir -p "$out"
 	"$TOP/scripts/lava-ramdisk.sh" x86_64 "$tools" "$out/ramdisk.cpio.gz"

@@ -314,6 +314,42 @@ fuzz_verdict() {
 	fi
 }
 
+# failfutex_verdict RESULTS_DIR: judge the fault-injection job of lava/
+# (futex-lava.sh failfutex) from scripts/lava-results.py's RESULTS_DIR:
+# faults must have been injected (failfutex_injected, a count above 0),
+# kmemleak must have reported nothing (kmemleak_clean, and its report,
+# raw/job.kmemleak.txt, empty), and no other result may fail (a stress
+# program that is missing, kernel_log_clean). A result that is not there
+# fails.
+failfutex_verdict() {
+	local d=$1 tsv=$1/results.tsv leak=$1/raw/job.kmemleak.txt n
+	if [ ! -s "$tsv" ]; then
+		printf 'FAIL fault injection: no results (%s)\n' "$tsv"
+		return
+	fi
+	n=$(awk -F '\t' '$3 == "failfutex_injected" && $4 == "pass" { sub(/\..*/, "", $5); print $5 }' "$tsv")
+	if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+		printf 'PASS fault injection: %s faults injected\n' "$n"
+	else
+		printf 'FAIL fault injection: faults injected: %s (%s)\n' \
+			"$(awk -F '\t' '$3 == "failfutex_injected" { print $5 " (" $4 ")"; f = 1 } END { if (!f) print "no result" }' "$tsv")" "$tsv"
+	fi
+	if ! grep -q -P '\tkmemleak_clean\t' "$tsv"; then
+		printf 'FAIL fault injection: no kmemleak report: no result (%s)\n' "$tsv"
+	elif grep -q -P '\tkmemleak_clean\tpass\t' "$tsv" && [ -f "$leak" ] && [ ! -s "$leak" ]; then
+		printf 'PASS fault injection: no kmemleak report\n'
+	else
+		if [ -f "$leak" ]; then
+			n="$(grep -c '^unreferenced object' "$leak" || true) objects"
+		else
+			n="no report file"
+		fi
+		printf 'FAIL fault injection: no kmemleak report: %s (%s)\n' "$n" "$leak"
+	fi
+	awk -F '\t' -v tsv="$tsv" 'NR > 1 && $4 == "fail" && $3 != "failfutex_injected" && $3 != "kmemleak_clean" {
+		printf "FAIL fault injection: %s failed (%s)\n", $3, tsv }' "$tsv"
+}
+
 # lava_verdict RESULTS_TSV JOB_LOG EXPECTED SKIPS CONSOLE: judge a LAVA
 # job of lava/ (scripts/lava-results.py's results.tsv of it, its log, and
 # the guest's console): the job must have completed, every case of

@@ -702,7 +702,7 @@ plant() {
 	# Bounded: a plant can turn a test into one that never ends (a
 	# planted check.sh that got past its refusal ran the workbench tests,
 	# which ran it again, without end).
-	local rc=0
+	local rc=0 t0=$SECONDS
 	timeout -k 10 900 "$d/tests/workbench.sh" "$test" >"$d/out" 2>&1 || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		echo "NOT caught by $test: $file: $expr"
@@ -717,7 +717,8 @@ plant() {
 		cat "$d/out"
 		return 1
 	fi
-	echo "caught by $test: $file: $expr"
+	echo "caught by $test in $((SECONDS - t0)) s: $file: $expr"
+	printf '%s %s:%s\n' "$((SECONDS - t0))" "$test" "$file" >>"$T/plant-times"
 	sed -n '/^     /p' "$d/out" | tail -n 2
 }
 
@@ -1117,6 +1118,48 @@ t_fuzz_verdict() {
 		[ "$(grep -c '^PASS' <<<"$v")" -eq 1 ]
 }
 
+# failfutex_verdict on the fault-injection job's results
+# (scripts/lava-results.py): a clean pass, a leak, no fault injected, a
+# missing stress program, no kmemleak result, a pass without its report
+# file, no results at all.
+t_failfutex_verdict() {
+	local r=$T/failfutex v d h
+	h=$(printf 'log\tsuite\tcase\tresult\tmeasurement\tunits')
+	for d in ok leak none missing noleakrow noreport empty; do mkdir -p "$r/$d/raw"; done
+	row() { printf 'job\tfutex-failfutex\t%s\t%s\t%s\t%s\n' "$@"; }
+	{
+		echo "$h"
+		row failfutex_injected pass 112.0000000000 faults
+		row kmemleak_clean pass '' ''
+		row kernel_log_clean pass '' ''
+	} >"$r/ok/results.tsv"
+	: >"$r/ok/raw/job.kmemleak.txt"
+	sed 's/\tkmemleak_clean\tpass/\tkmemleak_clean\tfail/' "$r/ok/results.tsv" >"$r/leak/results.tsv"
+	printf 'unreferenced object 0x1 (size 64):\nunreferenced object 0x2 (size 64):\n' >"$r/leak/raw/job.kmemleak.txt"
+	sed 's/\tfailfutex_injected\tpass\t112.0000000000/\tfailfutex_injected\tfail\t0.0000000000/' \
+		"$r/ok/results.tsv" >"$r/none/results.tsv"
+	{ cat "$r/ok/results.tsv"; row failfutex_futex_ping fail '' ''; } >"$r/missing/results.tsv"
+	grep -v kmemleak_clean "$r/ok/results.tsv" >"$r/noleakrow/results.tsv"
+	cp "$r/ok/results.tsv" "$r/noreport/"
+	cp "$r/ok/raw/job.kmemleak.txt" "$r/none/raw/"
+	cp "$r/ok/raw/job.kmemleak.txt" "$r/missing/raw/"
+	v=$(
+		# shellcheck source=scripts/verdict.sh
+		. "$TOP/scripts/verdict.sh"
+		for d in ok leak none missing noleakrow noreport empty; do failfutex_verdict "$r/$d" | sed "s/^/$d: /"; done
+	)
+	printf '%s\n' "$v"
+	[ "$(grep -c '^ok: ' <<<"$v")" -eq 2 ] && ! grep -q '^ok: FAIL' <<<"$v" &&
+		grep -q -x 'ok: PASS fault injection: 112 faults injected' <<<"$v" &&
+		grep -q -x 'ok: PASS fault injection: no kmemleak report' <<<"$v" &&
+		grep -q -x "leak: FAIL fault injection: no kmemleak report: 2 objects ($r/leak/raw/job.kmemleak.txt)" <<<"$v" &&
+		grep -q -x "none: FAIL fault injection: faults injected: 0.0000000000 (fail) ($r/none/results.tsv)" <<<"$v" &&
+		grep -q -x "missing: FAIL fault injection: failfutex_futex_ping failed ($r/missing/results.tsv)" <<<"$v" &&
+		grep -q -x "noleakrow: FAIL fault injection: no kmemleak report: no result ($r/noleakrow/results.tsv)" <<<"$v" &&
+		grep -q "^noreport: FAIL fault injection: no kmemleak report: " <<<"$v" &&
+		grep -q -x "empty: FAIL fault injection: no results ($r/empty/results.tsv)" <<<"$v"
+}
+
 # lava_verdict on a LAVA job's results.tsv (scripts/lava-results.py) and
 # log: a pass, a failed case, an expected case without a result, an
 # allowed and a disallowed skip, no kernel_log_clean result, a job that
@@ -1372,6 +1415,10 @@ t_planted() {
 	plant peers-fallback-fails pingmutex/ping-locks.awk 's/if (index($0, mode " mutexes on PING; locks: ") == 0)/if (0)/'
 	# make bench's peers rows taken without asking the library's counters.
 	plant peers-fallback-fails bench/peers.sh 's/\[ "\${n:-0}" -gt 0 \] \&\& return 0/return 0/'
+	# Fault injection judged by the programs' exit alone: no fault
+	# injected, or a leak, taken for a pass.
+	plant failfutex-verdict-detects scripts/verdict.sh 's/if \[ -n "\$n" \] \&\& \[ "\$n" -gt 0 \]; then/if true; then/'
+	plant failfutex-verdict-detects scripts/verdict.sh 's/pass\\t. "\$tsv" \&\& \[ -f "\$leak" \] \&\& \[ ! -s "\$leak" \]; then/pass\\t" "$tsv"; then/'
 	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }
 
@@ -1394,6 +1441,7 @@ run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
 run fuzz-verdict-detects t_fuzz_verdict
+run failfutex-verdict-detects t_failfutex_verdict
 run model-tally t_model
 run summary-counts-kinds t_counted
 run mail-verdict-detects t_mail_verdict
@@ -1412,6 +1460,11 @@ run planted-bugs-are-caught t_planted
 printf 'slowest:'
 printf '%s\n' "${times[@]}" | sort -rn | head -n 5 | awk '{ printf " %s %ss", $2, $1 }'
 printf '\n'
+if [ -s "$T/plant-times" ]; then
+	printf 'slowest plants:'
+	sort -rn "$T/plant-times" | head -n 5 | awk '{ printf " %s %ss", $2, $1 }'
+	printf '\n'
+fi
 printf 'workbench: %d passed, %d failed\n' "$pass" "$fail"
 if [ $((pass + fail)) -eq 0 ]; then
 	printf 'workbench: no test named%s\n' "${only% }" >&2

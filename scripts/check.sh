@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # check.sh: "make check". The steps, in the order they run:
 #
-#   host set-up; apply patches/ on the base;
-#   the debug kernel, and beside it: the workbench's own tests, the model
-#     of the PING word protocol, checkpatch --strict, the series mailed
+#   host set-up; the workbench's own tests and the model of the PING
+#     word protocol started in the background; apply patches/ on the base;
+#   the debug kernel, and beside it: checkpatch --strict, the series mailed
 #     through a sendmail stand-in, the LAVA jobs against the schema, and
 #     the futex selftests (x86_64, i386, static), ping_bench and
 #     pingmutex/ (pthread mutexes on PING, LD_PRELOAD) built;
@@ -320,6 +320,45 @@ guests() {
 step "host set-up" "$TOP/scripts/setup.sh"
 ! step_failed || finish "host set-up failed"
 
+workbench() {
+	local rc=0
+	"$TOP/tests/workbench.sh" >"$out/workbench.log" 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL) ' "$out/workbench.log" | sed 's/^\(PASS\|FAIL\) /\1 workbench: /' |
+		record_lines ""
+	grep -A15 '^FAIL' "$out/workbench.log" | grep -v '^PASS' | head -n 40 >&2 || true
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out/workbench.log"; then
+		record FAIL "workbench tests" "exit status $rc, log: $out/workbench.log"
+	fi
+}
+model() {
+	local rc=0
+	"$TOP/scripts/model.sh" >"$out/model.log" 2>&1 || rc=$?
+	grep -E '^(PASS|FAIL) ' "$out/model.log" | record_lines ""
+	grep -A10 '^FAIL' "$out/model.log" | head -n 30 >&2 || true
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out/model.log"; then
+		record FAIL "model" "exit status $rc, log: $out/model.log"
+	fi
+}
+
+# The workbench's own tests and the model need no kernel tree: they start
+# at once, beside the patches' application (one CPU's work for minutes),
+# so that they have less left to take from the debug kernel's build. Not
+# inside a workbench test (FUTEX_WORKBENCH_TEST, set by tests/workbench.sh):
+# a planted check.sh that gets this far would run the workbench's tests,
+# and with them the plant, again, without end.
+if ! in_mode full; then
+	:
+elif [ -n "${FUTEX_WORKBENCH_TEST:-}" ]; then
+	left_out "workbench tests, model" "inside the workbench's own tests"
+else
+	bg_start "workbench tests" 0 workbench
+	if [ -x "$TOP/scripts/model.sh" ]; then
+		bg_start "model of the PING word protocol" 0 model
+	else
+		left_out "model of the PING word protocol" "no scripts/model.sh"
+	fi
+fi
+
 apply_queue() {
 	"$TOP/scripts/queue.sh" "$src" >"$out/queue.txt"
 }
@@ -515,26 +554,6 @@ build_tip() {
 }
 bg_start "build the debug kernel" 0 build_tip
 
-workbench() {
-	local rc=0
-	"$TOP/tests/workbench.sh" >"$out/workbench.log" 2>&1 || rc=$?
-	grep -E '^(PASS|FAIL) ' "$out/workbench.log" | sed 's/^\(PASS\|FAIL\) /\1 workbench: /' |
-		record_lines ""
-	grep -A15 '^FAIL' "$out/workbench.log" | grep -v '^PASS' | head -n 40 >&2 || true
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out/workbench.log"; then
-		record FAIL "workbench tests" "exit status $rc, log: $out/workbench.log"
-	fi
-}
-model() {
-	local rc=0
-	"$TOP/scripts/model.sh" >"$out/model.log" 2>&1 || rc=$?
-	grep -E '^(PASS|FAIL) ' "$out/model.log" | record_lines ""
-	grep -A10 '^FAIL' "$out/model.log" | head -n 30 >&2 || true
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out/model.log"; then
-		record FAIL "model" "exit status $rc, log: $out/model.log"
-	fi
-}
-
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every new
 # file; instead, every file a patch adds must have a maintainer entry.
 # UNKNOWN_COMMIT_ID (a Fixes: tag naming a commit the tree lacks) can only
@@ -679,12 +698,6 @@ if in_mode full; then
 	# b4 (get_maintainer.pl for every patch, in Python) takes about as
 	# long as the workbench tests spend waiting for their time-outs.
 	[ ${#commits[@]} -eq 0 ] || bg_start "series mailable (b4)" 0 b4_mailable
-	check_step "workbench tests" workbench
-	if [ -x "$TOP/scripts/model.sh" ]; then
-		check_step "model of the PING word protocol" model
-	else
-		left_out "model of the PING word protocol" "no scripts/model.sh"
-	fi
 	if [ ${#commits[@]} -gt 0 ]; then
 		check_step "checkpatch --strict" checkpatch
 		check_step "series mailable (git send-email)" mailable
@@ -696,6 +709,8 @@ else
 fi
 step "build the futex selftests (x86_64, i386, static), ping_bench and pingmutex" build_tools
 ! step_failed || finish "the futex selftests do not build"
+bg_wait "workbench tests" || true
+bg_wait "model of the PING word protocol" || true
 bg_wait "build the debug kernel" || finish "the debug kernel does not build"
 kernel=$build/arch/x86/boot/bzImage
 tdir32=$tools/kselftest32/futex/functional

@@ -6,6 +6,9 @@
 # kernel's scripts/faddr2line; a report with an access on a line that the
 # queue adds or changes (git diff -U0 BASE TIP in SRC) fails:
 #   FAIL KCSAN in the queue's code: data-race in A / B (FILE:LINE)
+# so does one with an access whose line is not known (faddr2line says
+# ??, as for a vmlinux without debug information): it may be the queue's
+#   FAIL KCSAN at an unknown line: data-race in A / B (FRAME, ...)
 # any other is listed and does not fail:
 #   NOTE KCSAN outside the queue's code: data-race in A / B (FILE:LINE, ...)
 # and, without a report in the queue's code:
@@ -41,13 +44,16 @@ ours=0 others=0
 for r in "$tmp"/r*; do
 	[ -e "$r" ] || break
 	title=$(head -n 1 "$r" | sed 's/^BUG: KCSAN: //')
-	where=() hit=0
+	where=() hit=0 unknown=0
 	while IFS= read -r frame; do
 		loc=$(cd "$src" && ./scripts/faddr2line "$vmlinux" "$frame" 2>/dev/null |
-			sed -n 's/.* at \([^ ]*:[0-9]*\).*/\1/p' | head -n 1)
+			sed -n 's/.* at \([^ ?][^ ]*:[0-9][0-9]*\).*/\1/p' | head -n 1)
 		loc=${loc#"$src"/}
 		where+=("${loc:-$frame}")
-		[ -n "$loc" ] || continue
+		if [ -z "$loc" ]; then
+			unknown=1
+			continue
+		fi
 		if awk -F: -v f="${loc%:*}" -v l="${loc##*:}" \
 			'$1 == f && l >= $2 && l <= $3 { found = 1 } END { exit !found }' "$tmp/changed"; then
 			hit=1
@@ -57,6 +63,9 @@ for r in "$tmp"/r*; do
 	if [ "$hit" = 1 ]; then
 		ours=$((ours + 1))
 		printf "FAIL KCSAN in the queue's code: %s (%s)\n" "$title" "${list//,/, }"
+	elif [ "$unknown" = 1 ]; then
+		ours=$((ours + 1))
+		printf "FAIL KCSAN at an unknown line: %s (%s)\n" "$title" "${list//,/, }"
 	else
 		others=$((others + 1))
 		printf "NOTE KCSAN outside the queue's code: %s (%s)\n" "$title" "${list//,/, }"

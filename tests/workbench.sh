@@ -429,6 +429,9 @@ t_check_modes() {
 	mkdir -p "$WORK/check"
 	touch "$WORK/check/keep"
 	CHECK_PLANTED_ONLY=yes expect_usage "CHECK_PLANTED_ONLY=yes: 1, 0 or unset" "$TOP/scripts/check.sh"
+	KCSAN_SKIP_WATCH=abc expect_usage "KCSAN_SKIP_WATCH=abc: a number above 0" "$TOP/scripts/check.sh"
+	FAILFUTEX_SECONDS=0 expect_usage "FAILFUTEX_SECONDS=0: a number above 0" "$TOP/scripts/check.sh"
+	FUZZ_SECONDS=1m expect_usage "FUZZ_SECONDS=1m: a number above 0" "$TOP/scripts/check.sh"
 	CHECK_PLANTED_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check.sh"
 	[ -e "$WORK/check/keep" ]
 }
@@ -1121,6 +1124,51 @@ t_fuzz_verdict() {
 		[ "$(grep -c '^PASS' <<<"$v")" -eq 1 ]
 }
 
+# kcsan-verdict.sh on KCSAN reports whose accesses resolve (through a
+# stand-in faddr2line) to a line the queue changed, to an unchanged line,
+# and to no line at all (a vmlinux without debug information): the
+# first and the last fail, the second is listed; a log without a report
+# passes.
+t_kcsan_verdict() {
+	local r=$T/kcsan v
+	mkdir -p "$r/src/scripts" "$r/src/kernel/futex"
+	git -C "$r/src" init -q
+	seq 1 10 >"$r/src/kernel/futex/ping.c"
+	git -C "$r/src" add -A
+	git -C "$r/src" -c user.name=t -c user.email=t@t commit -q -m base
+	git -C "$r/src" tag base
+	sed -i '5s/.*/five, racy/' "$r/src/kernel/futex/ping.c"
+	git -C "$r/src" -c user.name=t -c user.email=t@t commit -q -a -m tip
+	cat >"$r/src/scripts/faddr2line" <<-'EOF2'
+		#!/bin/sh
+		f=${2%%+*}
+		echo "$2:"
+		case $f in
+		ping_spin) echo "$f at $PWD/kernel/futex/ping.c:5" ;;
+		other_fn) echo "$f at $PWD/kernel/futex/ping.c:1" ;;
+		*) echo "$f at ??:0" ;;
+		esac
+	EOF2
+	chmod +x "$r/src/scripts/faddr2line"
+	report() { # report A B
+		printf '[ 1.0] ==================================================================\n'
+		printf '[ 1.0] BUG: KCSAN: data-race in %s / %s\n[ 1.0] \n' "$1" "$2"
+		printf '[ 1.0] write to 0xffffffff829126f0 of 8 bytes by task 7 on cpu 1:\n[ 1.0]  %s+0xec/0x1621\n[ 1.0]  do_futex+0x1/0x2\n' "$1"
+		printf '[ 1.0] \n[ 1.0] read to 0xffffffff829126f0 of 8 bytes by task 8 on cpu 0:\n[ 1.0]  %s+0xd5/0x1621\n' "$2"
+		printf '[ 1.0] Reported by Kernel Concurrency Sanitizer on:\n[ 1.0] ==================================================================\n'
+	}
+	{ report ping_spin other_fn; report other_fn other_fn; report nodebug other_fn; } >"$r/log"
+	echo '[ 1.0] nothing' >"$r/clean"
+	v=$("$TOP/scripts/kcsan-verdict.sh" "$r/log" /dev/null "$r/src" base HEAD
+		"$TOP/scripts/kcsan-verdict.sh" "$r/clean" /dev/null "$r/src" base HEAD)
+	printf '%s\n' "$v"
+	grep -q -x "FAIL KCSAN in the queue's code: data-race in ping_spin / other_fn (kernel/futex/ping.c:5, kernel/futex/ping.c:1)" <<<"$v" &&
+		grep -q -x "NOTE KCSAN outside the queue's code: data-race in other_fn / other_fn (kernel/futex/ping.c:1, kernel/futex/ping.c:1)" <<<"$v" &&
+		grep -q -x "FAIL KCSAN at an unknown line: data-race in nodebug / other_fn (nodebug+0xec/0x1621, kernel/futex/ping.c:1)" <<<"$v" &&
+		grep -q -x "PASS KCSAN: no report in the queue's code (0 elsewhere)" <<<"$v" &&
+		[ "$(grep -c '^PASS' <<<"$v")" -eq 1 ]
+}
+
 # failfutex_verdict on the fault-injection job's results
 # (scripts/lava-results.py): a clean pass, a leak, no fault injected, a
 # missing stress program, no kmemleak result, a pass without its report
@@ -1418,6 +1466,8 @@ t_planted() {
 	plant peers-fallback-fails pingmutex/ping-locks.awk 's/if (index($0, mode " mutexes on PING; locks: ") == 0)/if (0)/'
 	# make bench's peers rows taken without asking the library's counters.
 	plant peers-fallback-fails bench/peers.sh 's/\[ "\${n:-0}" -gt 0 \] \&\& return 0/return 0/'
+	# A KCSAN report whose line is not known taken for one elsewhere.
+	plant kcsan-verdict-detects scripts/kcsan-verdict.sh 's/^\t\t\tunknown=1$/\t\t\tunknown=0/'
 	# Fault injection judged by the programs' exit alone: no fault
 	# injected, or a leak, taken for a pass.
 	plant failfutex-verdict-detects scripts/verdict.sh 's/if \[ -n "\$n" \] \&\& \[ "\$n" -gt 0 \]; then/if true; then/'
@@ -1445,6 +1495,7 @@ run ping-bench-verdict-detects t_ping_bench_verdict
 run lava-verdict-detects t_lava_verdict
 run fuzz-verdict-detects t_fuzz_verdict
 run failfutex-verdict-detects t_failfutex_verdict
+run kcsan-verdict-detects t_kcsan_verdict
 run model-tally t_model
 run summary-counts-kinds t_counted
 run mail-verdict-detects t_mail_verdict

@@ -64,8 +64,8 @@ done
 # CPU runs with preemption disabled from here on: after it, the guest
 # only reads its log and panics. Nothing can be planted after it, and
 # before it nothing that turns lockdep off: a KASAN report (its taint
-# does, seen) or an oops; nor a lockup of a CPU that the rest needs. The
-# workbench's verdict-detects judges those classes on fixtures.
+# does, seen) or an oops; nor a lockup of a CPU that the rest needs.
+# Those are planted in a boot of their own (guest-planted-oops.sh).
 sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT"
 sleep 1
 dmesg >"$out/dmesg.txt" 2>&1

@@ -691,6 +691,65 @@ t_guest_interrupt() {
 	[ ! -e "$T/gi/next" ] || { echo "after a Ctrl-C, the step went on to its next command"; return 1; }
 }
 
+# One Ctrl-C ends the whole run. check.sh's runner (its record, step,
+# background step and finish functions, and its trap) runs a background
+# "build" whose child runs on, and a boot on the fake vng in the
+# foreground; a SIGINT to the whole process group, as a terminal's Ctrl-C
+# sends, must stop the boot, the build and its child, run no later step,
+# and end with the summary of what ran, as an interrupted run.
+t_run_interrupt() {
+	local d=$T/ri run=$T/ri/runner.sh rc=0 runner
+	env_for "$d"
+	export FAKE_VNG_DIR=$d
+	kids=()
+	trap 'kill "${kids[@]}" 2>/dev/null || true' EXIT
+	fake_vng
+	: >"$d/bzImage"
+	{
+		printf '#!/bin/bash\n. %q/scripts/lib.sh\n' "$TOP"
+		sed -n -e '/^record() {/,/^}/p' -e '/^finish() {/,/^}/p' -e '/^counted() {/,/^}/p' \
+			-e '/^kill_tree() {/,/^}/p' -e '/^check_step() {/,/^}/p' -e '/^declare -A bg_pid/,/^}/p' \
+			-e '/^bg_wait() {/,/^}/p' -e "/^trap 'finish \"interrupted\"' INT TERM\$/p" "$TOP/scripts/check.sh"
+		cat <<-'R'
+			out=$1 tally=$1/tally mode=interrupted-test t_start=$(date +%s) expected=/dev/null
+			touch "$tally" "$out/left-out" "$out/notes"
+			# shellcheck disable=SC2016 # expanded by the inner shell
+			bg_start "a build" 19 bash -c 'sleep 600 & echo $! >"$1/build.pid"; wait' build "$out"
+			check_step "a boot" "$TOP/scripts/vm.sh" "$out/bzImage" "$out/guest.log" -- true
+			echo ran >"$out/next-step"
+			finish
+		R
+	} >"$run"
+	chmod +x "$run"
+	grep -q '^trap .finish "interrupted". INT TERM$' "$run" || { echo "no trap in check.sh's runner"; return 1; }
+	set -m
+	env --default-signal=INT "$run" "$d" >"$d/out" 2>&1 &
+	runner=$!
+	set +m
+	kids+=("$runner")
+	wait_for 120 test -s "$d/vng.pid"
+	wait_for 60 test -s "$d/build.pid"
+	kids+=("$(cat "$d/vng.pid")" "$(cat "$d/qemu.pid")" "$(cat "$d/build.pid")")
+	kill -INT -- "-$runner"
+	if ! wait_for 60 ended "$runner"; then
+		echo "the run still goes 60 s after a Ctrl-C:"
+		tail -n 5 "$d/out"
+		return 1
+	fi
+	wait "$runner" || rc=$?
+	cat "$d/out"
+	[ "$rc" -ne 0 ] || { echo "an interrupted run exited 0"; return 1; }
+	[ ! -e "$d/next-step" ] || { echo "after a Ctrl-C, the run went on to its next step"; return 1; }
+	if ! wait_for 30 ended "$(cat "$d/vng.pid")" "$(cat "$d/qemu.pid")" "$(cat "$d/build.pid")"; then
+		echo "the guest or the background build's child still runs after the run ended"
+		return 1
+	fi
+	grep -q '^ERROR: interrupted$' "$d/out" &&
+		grep -q '^make check (mode: interrupted-test): ' "$d/out" &&
+		grep -q '^==> waiting for: a build$' "$d/out" &&
+		grep -q '^[0-9]* passed, [1-9][0-9]* failed, [0-9]* skipped$' "$d/out"
+}
+
 # plant TEST FILE SED: a copy of scripts/ and tests/ with a bug planted in
 # FILE by SED; TEST, run by the copy's workbench.sh, must fail on it.
 plant() {
@@ -1379,6 +1438,9 @@ t_planted() {
 	# vm.sh without its traps; stopping only timeout and its group.
 	plant guest-interrupt-stops-qemu scripts/vm.sh '/^trap .on_signal/d'
 	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tpids=\$(tree_pids "\$guest")$/\tpids=$guest/'
+	plant run-interrupt-stops-everything scripts/check.sh "/^\t\ttrap '' INT\$/d"
+	plant run-interrupt-stops-everything scripts/check.sh 's/^\t\t\tcase \$running in \*" \${bg_pid\[\$n\]} "\*) kill_tree/\t\t\tcase x in y) kill_tree/'
+	plant run-interrupt-stops-everything scripts/check.sh '/^trap .finish "interrupted". INT TERM$/d'
 	# tree.sh without the lock; a nested script waiting for its parent.
 	plant workbench-lock scripts/tree.sh '/^lock_workbench$/d'
 	plant workbench-lock scripts/lib.sh '/FUTEX_WORKBENCH_LOCKED:-/s/ || return 0$/ || true/'
@@ -1489,6 +1551,7 @@ run bad-input-is-refused t_bad_input
 run workbench-lock t_lock
 run stale-worktree-is-repaired t_stale_worktree
 run guest-interrupt-stops-qemu t_guest_interrupt
+run run-interrupt-stops-everything t_run_interrupt
 run verdict-detects t_verdict
 run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict

@@ -6,19 +6,28 @@
  * FUTEX_TRYLOCK_PING, FUTEX_LOCK_PING with its spin, its sleep, wakeup and
  * timeout or signal, the user space unlock (CAS TID -> 0) and
  * FUTEX_UNLOCK_PING with its stealable release, its handoff and its choice
- * of wakee (top waiter or blocked donor). One owner may die holding the
- * lock (DEATHS per run): exit or exec, with or without a robust list.
+ * of wakee (the top waiter or the blocked donor). One owner may die holding
+ * the lock (DEATHS per run): exit or exec, with or without a robust list.
  *
  * Each inline is one kernel function, named with its lines as
- * "kernel: file:function:lines" at its transitions. The WP1 code follows
- * kernel/futex/ping.c of the PING tree as of commit cdf82f84e ("futex: Add
- * FUTEX_LOCK_PING, FUTEX_UNLOCK_PING and FUTEX_TRYLOCK_PING", the core
- * patch; line numbers are of that version: git show cdf82f84e:<file>; its
- * code is that of 23b21d4b3, only comments changed), and pi.c and core.c
- * of the same commit. Handoff, donor wake and spinning
- * (WP2, WP3) are not written yet and follow the design notes
- * (../shared/ping-design.md beside this repository, section 4): "CODE: line numbers pending".
- * models/README.md says what is abstracted away and how to run it.
+ * "kernel: file:function:lines" at its transitions. The lines are those of
+ * kernel/futex/ping.c, pi.c and core.c at the tip of the queue, series/06
+ * (f70d73db4, "tools/testing/futex: Add ping_fuzz, a randomized PING
+ * fuzzer"; ping.c last changed by 8500ec332, "futex: Spin on a running
+ * PING owner before queueing"): git show series/06-futex-ping-spin:<file>
+ * in work/linux. models/README.md maps each inline to its lines, and says
+ * what is abstracted away and how to run it.
+ *
+ * The handoff rule is the code's (ping.c:ping_hand_off_why:1244-1255):
+ * an unlock hands the lock to the waiter it serves (the top waiter, or the
+ * blocked donor) if that waiter is RT/DL, was stolen from
+ * (q->ping_stolen_from, set at ping_wait:861-862 when a look finds the
+ * lock taken after at least one pass), or has been passed over
+ * PING_MAX_PASSES times (q->ping_passes, charged to the top waiter at every
+ * stealable release, ping_unlock_hb:1419); else it publishes W and wakes
+ * it. Here PING_MAX_PASSES is K (default 2, the code has 4), and RT/DL is
+ * a flag per thread chosen nondeterministically at its start (threads
+ * 1..RT_THREADS may be RT/DL; all RT/DL waiters have one priority).
  *
  * A word whose TID names no task is not taken over: FUTEX_LOCK_PING and
  * FUTEX_TRYLOCK_PING fail with -ESRCH and leave it as it is (as
@@ -36,10 +45,22 @@
  *     with -ESRCH (the watchdog's assertions and invalid end states); and,
  *     with -DLIVENESS, "eventually every thread is done" under weak
  *     fairness.
- *  P3 bounded bypass (WP2): a waiter loses a wakeup to a stealer at most K
- *     times per wait; once it has asked for the handoff (ps->handoff),
- *     nobody takes the lock but by a handoff until it has it (an owner's
- *     death excepted).
+ *  P3 bounded bypass, the code's rule, for the first waiter in the queue
+ *     (ping_top_waiter()); "bypassed": another thread takes the lock, other
+ *     than to recover it after an owner's death (OD in the new word):
+ *     (a) an RT/DL waiter is never bypassed while first, and every unlock
+ *         that finds it first hands it the lock;
+ *     (b) a fair waiter: the unlock after K that found it first without
+ *         handing it the lock (stealable releases, also those that woke a
+ *         donor) hands it the lock; so it is bypassed at most K + 1 times
+ *         per wait while first (K releases, and one made for a waiter
+ *         before it that left: ping_dequeue()'s pass-on only wakes);
+ *     (c) a fair waiter that an unlock's stealable release woke while it
+ *         was first, and that then looked and found the lock taken, is
+ *         bypassed no more while first: the next unlock that finds it
+ *         first hands it the lock ("stolen from once").
+ *     The counters and flags of these are ghosts, kept apart from the
+ *     code's q->ping_passes and q->ping_stolen_from.
  *  P4 owner death: after a death the kernel knows of (the robust list set
  *     OD, or the exit path found the ps), the first thread to take the
  *     lock sees OWNER_DIED, and no other; -ESRCH only after a death it
@@ -51,25 +72,33 @@
  *     has finished its exit; nobody sleeps on a ps it owns.
  *
  * Switches (-D):
- *  N=n ROUNDS=r K=k TMO=t DEATHS=d	sizes, defaults below
- *  WP1		only what ping.c does today: no handoff, donor or spin
+ *  N=n ROUNDS=r K=k TMO=t DEATHS=d RT_THREADS=n	sizes, defaults below
+ *  CORE		the rule of the core patch (560ead79c): no handoff,
+ *		donor or spin (P3 does not apply); the tip's code otherwise
  *  ABORT_FIRST	the design notes' wait loop: the timeout or signal is
  *		checked before the word (ping.c checks it only when it
  *		would sleep), except while ps->owner_died is set
  *  LIVENESS	add the LTL claim (pan -a -f)
- *  STRONG_BYPASS	P3 also bounds the releases made for a waiter that
- *		others take (steals), not only the losses it sees
- *  COUNT_AT_UNLOCK	WP2 fix for that: an unlock that chooses a waiter
- *		whose last release was stolen before it looked counts it
  *  CHECK=mask	enable only the properties in mask (bit n-1 = Pn)
+ *  P3_ACQ_ONLY	P3 without its unlock rule: only the bypasses counted
+ *  P3_STRICT_BOUND	P3 (b) with the bound K, not K + 1 (a finding:
+ *		the pass-on's release is not charged; models/README.md)
+ *  P3_STRICT_WOKEN	P3 (c) for any wakeup that passes an unlock's
+ *		release on (the pass-on, a donor wake), not only one
+ *		that woke the waiter while first (a finding, likewise)
  *  MUTANT_NO_WAKE		unlock publishes W but wakes nobody
  *  MUTANT_NO_STALE_OWNER_FIX	ping_wait() before 892a64d80: TID == self
  *				is -EINVAL before ps->owner == current is
  *				looked at (a handoff makes it happen)
  *  MUTANT_STEAL_HANDOFF	the handoff writes W, not TID|W
- *  MUTANT_NO_HANDOFF		WP2 never hands off
- *  MUTANT_DONOR_STEALABLE	a donor gets a stealable release while a
- *				waiter is protected
+ *  MUTANT_NO_HANDOFF		the unlock never hands off
+ *  MUTANT_NO_RT_HANDOFF	ping_hand_off_why() without the RT/DL rule
+ *  MUTANT_NO_STOLEN_RULE	ping_wait() never sets ping_stolen_from
+ *  MUTANT_NO_PASS_BOUND	ping_hand_off_why() without PING_MAX_PASSES
+ *  MUTANT_CHARGE_NEXT		the pass is charged to the woken waiter
+ *				(the donor), not to the top waiter
+ *  MUTANT_DONOR_WHEN_DUE	ping_donor_waiter() serves the donor even
+ *				when the top waiter must be handed the lock
  *  MUTANT_TAKE_DROPS_OD	ping_take() does not keep OWNER_DIED
  *  MUTANT_CLEAR_W_ALWAYS	ping_take() clears W with waiters left
  *  MUTANT_UNLOCK_KEEPS_OWNER	unlock publishes TID 0, ps->owner kept
@@ -91,7 +120,7 @@
 #define ROUNDS	2
 #endif
 #ifndef K
-#define K	1	/* lost wakeups before a waiter asks for the handoff */
+#define K	2	/* PING_MAX_PASSES (ping.c:1223 has 4) */
 #endif
 #ifndef TMO
 #define TMO	1	/* timeouts or signals per run */
@@ -99,12 +128,29 @@
 #ifndef DEATHS
 #define DEATHS	1	/* owners that die holding the lock, per run */
 #endif
+#ifndef RT_THREADS
+#ifdef CORE
+#define RT_THREADS	0
+#else
+#define RT_THREADS	1	/* threads 1..RT_THREADS may be RT/DL */
+#endif
+#endif
 #ifndef CHECK
 #define CHECK	31
 #endif
 
 #if N < 2 || N > 5
 #error "N must be 2..5"
+#endif
+#if K < 1 || K > 4
+#error "K must be 1..4"
+#endif
+
+/* P3 (b): bypasses of a fair waiter while first, per wait */
+#ifdef P3_STRICT_BOUND
+#define BYPASS_BOUND	K
+#else
+#define BYPASS_BOUND	(K + 1)
 #endif
 
 /* The futex word: TID in the low bits, as FUTEX_TID_MASK. */
@@ -123,6 +169,7 @@
 #define R_EINVAL	6
 #define R_EWOULDBLOCK	7
 #define R_ESRCH		8	/* the TID names no task: the word is left */
+#define R_WALK		9	/* PING_WALK: a new owner, walk its chain */
 
 /* futex.state of a task */
 #define X_OK		0
@@ -151,6 +198,13 @@ hidden byte P5_state = 1;
 #else
 #define P3(e)	skip
 #endif
+/* P3's unlock rule, (a)-(c) "the unlock hands it the lock"; without it
+ * (-DP3_ACQ_ONLY) only the bypasses are counted */
+#ifdef P3_ACQ_ONLY
+#define P3U(e)	skip
+#else
+#define P3U(e)	P3(e)
+#endif
 #if (CHECK & 8)
 #define P4(e)	assert((e) || !P4_ownerdied)
 #else
@@ -169,22 +223,27 @@ byte word;		/* the futex word */
 byte hb;		/* hb->lock: holder, 0 if free */
 byte wl;		/* ps->pi_mutex.wait_lock: holder */
 byte nq;		/* futex_q entries queued on the word */
-bit queued[N + 1];
+byte pos[N + 1];	/* place in hb->chain's plist (1: ping_top_waiter()),
+			 * 0: not queued */
 bit asleep[N + 1];	/* TASK_INTERRUPTIBLE set and not woken yet */
 byte xstate[N + 1];	/* task->futex.state */
+bit rt[N + 1];		/* RT/DL: rt_or_dl_prio(q->list.prio) */
 /* The ps exists while nq > 0 (each waiter holds a reference). */
 byte ps_owner;		/* ps->owner, 0 for NULL */
 bit ps_owner_died;	/* ps->owner_died */
-byte ps_handoff;	/* WP2: the waiter that asked for the handoff */
-bit wk[N + 1];		/* WP2: a stealable unlock chose it since its last look */
-byte lost[N + 1];	/* WP2: lost wakeups in this wait */
+byte passes[N + 1];	/* q->ping_passes (0..K) */
+bit stolen[N + 1];	/* q->ping_stolen_from */
 byte tmo_left = TMO;
 
 /* Ghost state for the properties */
-#ifdef STRONG_BYPASS
-byte relfor;		/* the wakee of the last stealable release, until taken */
-byte robbed[N + 1];	/* stealable releases for it that others took */
-#endif
+byte nrel[N + 1];	/* P3: unlocks that found it first and did not hand
+			 * it the lock, this wait (0..K) */
+bit relw[N + 1];	/* P3: an unlock's stealable release woke it while
+			 * first, this wait */
+bit robbed[N + 1];	/* P3: and a look after that found the lock taken */
+byte byp[N + 1];	/* P3: times bypassed while first, this wait */
+hidden byte g_top;	/* scratch: the top waiter, within one step */
+hidden byte g_i;	/* scratch */
 byte cs;		/* threads that believe they hold the lock */
 byte deaths;
 bit handled;		/* the kernel knows the owner died: the robust list
@@ -203,6 +262,111 @@ byte ndone;		/* threads finished, dead, or given up (-ESRCH) */
  * takes it alone, is not modelled), so it never blocks; wl records who
  * holds it so that the assertions can check where ps->owner is written. */
 
+/* g_top = ping_top_waiter(): the first PING waiter on hb->chain (RT/DL by
+ * priority, then fair ones FIFO), 0 if none.
+ * kernel: ping.c:ping_top_waiter:126-144; core.c:__futex_queue:856-873 */
+inline top_waiter()
+{
+	g_top = 0;
+	if
+	:: pos[1] == 1 -> g_top = 1
+	:: pos[2] == 1 -> g_top = 2
+#if N >= 3
+	:: pos[3] == 1 -> g_top = 3
+#endif
+#if N >= 4
+	:: pos[4] == 1 -> g_top = 4
+#endif
+#if N >= 5
+	:: pos[5] == 1 -> g_top = 5
+#endif
+	:: else
+	fi
+}
+
+/* Queue me: plist_add() with prio min(normal_prio, MAX_RT_PRIO): behind
+ * the waiters of its own priority, ahead of those of a lower one. Fresh
+ * futex_q: no passes, not stolen from (futex_q_init).
+ * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1139,1194 */
+#define BEHIND(i) \
+	if \
+	:: pos[i] != 0 && rt[i] >= rt[me] -> g_i++ \
+	:: pos[i] != 0 && rt[i] < rt[me] -> pos[i]++ \
+	:: else \
+	fi
+inline enqueue()
+{
+	g_i = 1;
+	BEHIND(1);
+	BEHIND(2);
+#if N >= 3
+	BEHIND(3);
+#endif
+#if N >= 4
+	BEHIND(4);
+#endif
+#if N >= 5
+	BEHIND(5);
+#endif
+	pos[me] = g_i;
+	g_i = 0;
+	nq++;
+	passes[me] = 0;
+	stolen[me] = 0
+}
+
+/* Take me off the queue, and its per-wait state with it.
+ * kernel: ping.c:ping_dequeue:566 (__futex_unqueue()) */
+#define CLOSE_UP(i) \
+	if \
+	:: pos[i] > pos[me] -> pos[i]-- \
+	:: else \
+	fi
+inline unqueue()
+{
+	CLOSE_UP(1);
+	CLOSE_UP(2);
+#if N >= 3
+	CLOSE_UP(3);
+#endif
+#if N >= 4
+	CLOSE_UP(4);
+#endif
+#if N >= 5
+	CLOSE_UP(5);
+#endif
+	pos[me] = 0;
+	nq--;
+	passes[me] = 0;
+	stolen[me] = 0;
+	nrel[me] = 0;
+	relw[me] = 0;
+	robbed[me] = 0;
+	byp[me] = 0
+}
+
+/* ping_hand_off_why(x) != FUTEX_PING_WHY_FAIR: the unlock must hand the
+ * lock to x. kernel: ping.c:ping_hand_off_why:1244-1255 */
+#if defined(CORE) || defined(MUTANT_NO_HANDOFF)
+#define MUST_HAND_OFF(x)	false
+#else
+#ifdef MUTANT_NO_RT_HANDOFF
+#define WHY_RT(x)	false		/* bug */
+#else
+#define WHY_RT(x)	rt[x]		/* :1248 */
+#endif
+#ifdef MUTANT_NO_PASS_BOUND
+#define WHY_PASSES(x)	false		/* bug */
+#else
+#define WHY_PASSES(x)	(passes[x] >= K)	/* :1252 */
+#endif
+#define MUST_HAND_OFF(x)	(WHY_RT(x) || stolen[x] || WHY_PASSES(x))
+#endif
+
+/* P3's own reading of the rule: the unlock must hand the lock to its
+ * first waiter x (P3 (a), (b), (c)). */
+#define DUE(x)	(rt[x] || robbed[x] || nrel[x] >= K)
+
 /* The ghost bookkeeping of an acquisition, in the step that takes the
  * lock: P1 and P4. */
 inline acquired()
@@ -210,17 +374,6 @@ inline acquired()
 	cs++;
 	P1(cs == 1);
 	P1(TID(word) == me);
-#ifdef STRONG_BYPASS
-	/* P3 (strong): another thread took a release made for relfor
-	 * (the recovery after an owner death excepted) */
-	if
-	:: relfor != 0 && relfor != me && !(word & OD) ->
-		robbed[relfor]++;
-		P3(robbed[relfor] <= K)
-	:: else
-	fi;
-	relfor = 0;
-#endif
 	if
 	:: (word & OD) ->
 		/* P4: OWNER_DIED only after a death, and only once */
@@ -232,120 +385,25 @@ inline acquired()
 	fi
 }
 
-/* The waiter a release serves, and whether it hands the lock over.
- * ping.c wakes ping_top_waiter(), the first PING waiter: RT waiters by
- * priority, then FIFO (plain waiters beside them are not modelled); with
- * Proxy Execution the design serves current->blocked_donor if it waits on
- * this lock (WP2). Priorities are not modelled: any queued waiter may be
- * the one. Sets t and hnd; cnt: called by a release.
- * kernel: ping.c:ping_unlock_hb:597,629, ping_dequeue:367,387,
- * exit_ping_state:718-720, futex_ping_wake_dead:809-811 (top waiter)
- * CODE: line numbers pending (WP2: donor, handoff) */
-inline ping_pick_waiter(cnt)
+/* P3: the lock goes to who, in the step of the word's change (a taker's
+ * cmpxchg, or the unlock's handoff): a bypass of the first waiter if it
+ * is someone else, unless it recovers the lock after a death (the new
+ * word has OD). */
+inline bypass(who)
 {
+	top_waiter();
 	if
-	:: queued[1] -> t = 1
-	:: queued[2] -> t = 2
-#if N >= 3
-	:: queued[3] -> t = 3
-#endif
-#if N >= 4
-	:: queued[4] -> t = 4
-#endif
-#if N >= 5
-	:: queued[5] -> t = 5
-#endif
-	fi;
-#if defined(WP1) || defined(MUTANT_NO_HANDOFF)
-	hnd = 0
-#else
-#ifdef COUNT_AT_UNLOCK
-	/* a release (cnt: the unlock, or ping_dequeue()'s pass-on, in the
-	 * step of its cmpxchg): the last stealable release for t was stolen
-	 * before t looked; count the loss here, t may not run before the
-	 * next one */
-	if
-	:: cnt && wk[t] ->
-		lost[t]++;
-		wk[t] = 0;
+	:: g_top != 0 && g_top != who && !(word & OD) ->
+		P3(!rt[g_top]);			/* (a) */
+		P3(!robbed[g_top]);		/* (c) */
 		if
-		:: lost[t] >= K && ps_handoff == 0 -> ps_handoff = t
-		:: else
-		fi
-	:: else
-	fi;
-#endif
-	if
-	:: ps_handoff != 0 || lost[t] >= K ->
-		/* a waiter was robbed K times: hand over to it, or to a
-		 * donor, never a stealable release */
-#ifdef MUTANT_DONOR_STEALABLE
-		if
-		:: hnd = 1
-		:: t != ps_handoff -> hnd = 0	/* bug */
-		fi
-#else
-		hnd = 1
-#endif
-	:: else ->
-		/* an RT/DL (or starving) donor gets the lock handed over */
-		if
-		:: hnd = 1
-		:: hnd = 0
-		fi
-	fi
-#endif
-}
-
-/* Release to the waiter ping_pick_waiter() chose, by a cmpxchg from v:
- * a stealable release (the word -> W, then ps->owner = NULL, both under
- * the wait lock; then a wakeup) or a handoff (WP2: t|W, t becomes
- * ps->owner, nobody can steal it). odf: OWNER_DIED to keep; clrod: clear
- * ps->owner_died. Used by the unlock, and by ping_dequeue()'s pass-on for
- * a handoff. ok = 0 if the word changed (nothing else changes then);
- * t = 0 if nobody is to be woken: the unlock retries then; the pass-on
- * (keept) still wakes t, to attach whoever changed the word.
- * kernel: ping.c:ping_unlock_hb:615-629  CODE: handoff pending (WP2) */
-inline ping_release(odf, clrod, keept)
-{
-	if
-	:: word == v && hnd ->
-#ifdef MUTANT_STEAL_HANDOFF
-		word = W | odf;		/* bug: the handoff can be stolen */
-#else
-		word = t | W | odf;
-#endif
-		ps_owner = t;
-		ps_owner_died = 0;
-#ifdef STRONG_BYPASS
-		relfor = 0;
-#endif
-		ok = 1
-	:: word == v && !hnd ->
-		word = W | odf;				/* :615-617 */
-#ifndef MUTANT_UNLOCK_KEEPS_OWNER
-		ps_owner = 0;				/* :624-625 */
-#endif
-		if
-		:: clrod -> ps_owner_died = 0		/* :626 */
+		:: byp[g_top] <= BYPASS_BOUND -> byp[g_top]++
 		:: else
 		fi;
-		wk[t] = 1;
-#ifdef STRONG_BYPASS
-		relfor = t;
-#endif
-		ok = 1
-#ifdef MUTANT_NO_WAKE
-		; t = 0			/* bug: publishes W, wakes nobody */
-#endif
-	:: else ->
-		/* :616 -EAGAIN, ps untouched */
-		ok = 0;
-		if
-		:: !keept -> t = 0
-		:: else
-		fi
-	fi
+		P3(byp[g_top] <= BYPASS_BOUND)	/* (b) */
+	:: else
+	fi;
+	g_top = 0
 }
 
 /* wake_up_q(), after the locks are dropped. The wakee may be running by
@@ -364,7 +422,7 @@ inline wake_q()
 /* Take the lock by a cmpxchg from v, a word with TID 0 or one naming an
  * owner that exited attached to the ps (ps->owner_died). Sets r = R_TAKEN
  * or R_EAGAIN.
- * kernel: ping.c:ping_take:175-198 */
+ * kernel: ping.c:ping_take:355-383 */
 inline ping_take(odf, has_ps, wtrs)
 {
 	if
@@ -376,22 +434,20 @@ inline ping_take(odf, has_ps, wtrs)
 #else
 		word = me | (v & OD) | odf | (wtrs -> W : 0);
 #endif
-		/* :178-189 the cmpxchg. P5: TID 0 has no owner in ps, except
+		/* :358-369 the cmpxchg. P5: TID 0 has no owner in ps, except
 		 * an exiting one when the robust list cleared the TID before
-		 * exit_ping_state() ran ("Moves @ps off the list of an owner
-		 * that died", :192-194) */
+		 * exit_ping_state() ran (ping_set_owner() moves the ps off
+		 * its list, :376-377) */
 		P5(!has_ps || ps_owner == 0 || xstate[ps_owner] != X_OK);
-		/* P3: while a waiter is protected only handoffs serve
-		 * others (owner death excepted) */
-		P3(ps_handoff == 0 || ps_handoff == me || (word & OD));
+		bypass(me);
 		if
-		:: has_ps -> ps_owner = me; ps_owner_died = 0	/* :191-195 */
+		:: has_ps -> ps_owner = me; ps_owner_died = 0	/* :375-381 */
 		:: else -> P5(nq == 0)
 		fi;
 		acquired();
 		r = R_TAKEN
 	:: else ->
-		r = R_EAGAIN				/* :188 */
+		r = R_EAGAIN				/* :369-371 */
 	fi
 }
 
@@ -400,23 +456,23 @@ inline ping_take(odf, has_ps, wtrs)
  * attached if att), R_EBUSY (exiting; t = it), or, for a task that has
  * finished its futex cleanup, handle_exit_race()'s verdict: R_EAGAIN if
  * the word changed since v was read, else R_ESRCH.
- * kernel: pi.c:futex_attach_owner:485-570, handle_exit_race:381-427 */
+ * kernel: pi.c:futex_attach_owner:486-571, handle_exit_race:382-428 */
 inline attach_owner(att)
 {
 	if
 	:: xstate[TID(v)] == X_OK ->
 		if
-		:: att -> ps_owner = TID(v)	/* :564 ping_attach_owner() */
+		:: att -> ps_owner = TID(v)	/* :565 ping_attach_owner() */
 		:: else				/* ping_attach_none() */
 		fi;
 		r = R_WAIT
 	:: xstate[TID(v)] == X_EXITING ->
-		r = R_EBUSY;			/* :536-540 */
+		r = R_EBUSY;			/* :537-541 */
 		t = TID(v)
 	:: xstate[TID(v)] == X_DEAD && word != v ->
-		r = R_EAGAIN			/* :542, :418-419 */
+		r = R_EAGAIN			/* :543, :419-420 */
 	:: xstate[TID(v)] == X_DEAD && word == v ->
-		r = R_ESRCH			/* :426 */
+		r = R_ESRCH			/* :427 */
 	fi
 }
 
@@ -427,23 +483,25 @@ inline attach_owner(att)
  * word is not touched). One step: besides the word, which user space
  * can change between the reads of this section (handle_exit_race() and
  * the cmpxchg), it reads only what the locks it holds protect.
- * kernel: ping.c:ping_prepare_wait:211-257 */
+ * kernel: ping.c:ping_prepare_wait:396-451 */
 inline ping_prepare_wait()
 {
 	if
 	:: ps_owner == 0 && ps_owner_died ->
-		/* :222-223 the owner exited attached to ps */
+		/* :407-408 the owner exited attached to ps */
 		ping_take(OD, 1, waiters)
 	:: else ->
-		/* P5: :229-230 -EINVAL, the word and ps disagree */
+		/* P5: :414-415 -EINVAL, the word and ps disagree */
 		P5(ps_owner == 0 || ps_owner == TID(v));
-		/* :240-245 attach the thief or the first owner; -EBUSY,
-		 * -ESRCH and -EAGAIN return with the word untouched */
+		/* :425-439 attach the thief or the first owner; -EBUSY,
+		 * -ESRCH and -EAGAIN return with the word untouched (the
+		 * -EINVAL of :435-438, a TID of a queued waiter, needs a
+		 * word user space forged: not modelled) */
 		if
 		:: ps_owner == 0 -> attach_owner(1); ok = (r == R_WAIT)
 		:: else -> r = R_WAIT
 		fi;
-		/* :247-255 set W; if the word changed, detach again */
+		/* :441-449 set W; if the word changed, detach again */
 		if
 		:: r == R_WAIT && !(v & W) && word == v ->
 			v = v | W;
@@ -451,7 +509,7 @@ inline ping_prepare_wait()
 		:: r == R_WAIT && !(v & W) && word != v ->
 			r = R_EAGAIN;
 			if
-			:: ok -> ps_owner = 0			/* :251-252 */
+			:: ok -> ps_owner = 0			/* :445-446 */
 			:: else
 			fi
 		:: else
@@ -464,23 +522,23 @@ inline ping_prepare_wait()
  * task exited attached to the ps, else tell a live owner (R_EWOULDBLOCK)
  * from an exiting (R_EBUSY) or missing one (R_ESRCH, or R_EAGAIN if the
  * word changed); never set W or attach.
- * kernel: ping.c:ping_trylock_owned:267-282 */
+ * kernel: ping.c:ping_trylock_owned:461-476 */
 inline ping_trylock_owned()
 {
 	if
 	:: waiters && ps_owner == 0 && ps_owner_died ->
-		ping_take(OD, 1, 1)				/* :272-276 */
+		ping_take(OD, 1, 1)				/* :469-470 */
 	:: else ->
-		attach_owner(0);				/* :280 */
+		attach_owner(0);				/* :474 */
 		if
-		:: r == R_WAIT -> r = R_EWOULDBLOCK		/* :281 */
+		:: r == R_WAIT -> r = R_EWOULDBLOCK		/* :475 */
 		:: else
 		fi
 	fi
 }
 
 /* Read the word at the top of the wait loop, hb->lock held.
- * kernel: ping.c:ping_wait:417-424 */
+ * kernel: ping.c:ping_wait:825-832 */
 inline ping_wait_read()
 {
 	v = word;
@@ -489,14 +547,18 @@ inline ping_wait_read()
 	wl = me
 }
 
-/* WP3: spin while the owner runs, before queueing: no locks, and it
- * takes the word only the way user space may (0, or exactly W).
- * kernel: ping.c:futex_lock_ping  CODE: line numbers pending (WP3) */
+/* Spin while the owner runs, before queueing: no locks, and it takes the
+ * word only the way user space may (0, or exactly W: never with OD), as
+ * often as it comes free: one attempt at any time before the locked path,
+ * a superset of what __ping_spin() does (it takes the word only after it
+ * saw an owner, :1060-1063).
+ * kernel: ping.c:futex_lock_ping:1148, ping_spin:1114-1134,
+ * __ping_spin:1044-1111 (:1065-1066 OD, :1072-1079 the cmpxchg) */
 inline ping_spin()
 {
-#ifndef WP1
+#ifndef CORE
 	if
-	:: skip		/* owner not on a CPU, need_resched() or a signal */
+	:: skip		/* owner not on a CPU, need_resched(), a signal, ... */
 	:: atomic {
 		if
 		:: word == 0 -> word = me; r = R_TAKEN
@@ -504,7 +566,7 @@ inline ping_spin()
 		:: else
 		fi;
 		if
-		:: r == R_TAKEN -> P3(ps_handoff == 0); acquired()
+		:: r == R_TAKEN -> bypass(me); acquired()
 		:: else
 		fi
 	   }
@@ -517,7 +579,7 @@ inline ping_spin()
 /* Wait for the lock: queued, hb->lock and the wait lock held, the word
  * read. Sets r to R_TAKEN, R_ETIMEDOUT or R_ESRCH (or an error P5
  * rejects).
- * kernel: ping.c:ping_wait:400-502 */
+ * kernel: ping.c:ping_wait:808-1005 */
 inline ping_wait()
 {
 	do
@@ -542,7 +604,7 @@ inline ping_wait()
 		:: r == R_ETIMEDOUT
 		:: else ->
 #endif
-		/* :425-436 ownership first */
+		/* :833-855 ownership first */
 		if
 #ifdef MUTANT_NO_STALE_OWNER_FIX
 		/* bug: ping.c before 892a64d80: the word naming the waiter
@@ -553,110 +615,156 @@ inline ping_wait()
 			r = R_TAKEN
 #else
 		:: ps_owner == me ->
-			/* :429-430 the kernel made it the owner (ping_take(),
-			 * a WP2 handoff): the lock, even if it timed out */
+			/* :837-839 the kernel made it the owner (ping_take(),
+			 * a handoff): the lock, even if it timed out */
 			acquired();
 			r = R_TAKEN
 		:: ps_owner != me && TID(v) == me ->
-			/* P5: :431-432 -EINVAL, a word the kernel did not
+			/* P5: :840-841 -EINVAL, a word the kernel did not
 			 * write */
 			P5(false);
 			r = R_EINVAL
 #endif
 		:: ps_owner != me && TID(v) != me && TID(v) == 0 ->
-			ping_take(0, 1, waiters)		/* :433-434 */
+			ping_take(0, 1, waiters)		/* :842-843 */
 		:: ps_owner != me && TID(v) != me && TID(v) != 0 ->
-			ping_prepare_wait()			/* :435-436 */
+			/* :844-855; an owner attached now is new to the
+			 * chain walk (unwalked) */
+			g_i = (ps_owner == 0);
+			ping_prepare_wait();
+			if
+			:: g_i && ps_owner != 0 -> unwalked = 1
+			:: else
+			fi;
+			g_i = 0
 		fi;
-		/* :438-443 the timeout or a signal, only when it would wait */
+		/* :861-862 the lock is taken by another after a pass: the
+		 * next unlock hands it over (ping_hand_off_why():1250) */
+		if
+		:: r == R_WAIT && passes[me] > 0 ->
+#ifndef MUTANT_NO_STOLEN_RULE
+			stolen[me] = 1
+#else
+			skip		/* bug: never stolen from */
+#endif
+		:: else
+		fi;
+		/* P3 (c): woken by an unlock's release, it finds the lock
+		 * taken */
+		if
+		:: r == R_WAIT && relw[me] -> robbed[me] = 1
+		:: else
+		fi;
+		/* :864-871 the timeout or a signal, only when it would
+		 * wait; else a new owner's chain is walked first (PING_WALK,
+		 * :869-870, :880-886: checked = ps->owner) */
 		if
 		:: r == R_WAIT && tmo -> r = R_ETIMEDOUT
+		:: r == R_WAIT && !tmo && (ps_owner != checked || unwalked) ->
+			r = R_WALK;
+			checked = ps_owner;
+			unwalked = 0
 		:: else
 		fi;
 #ifdef ABORT_FIRST
 		fi;
 #endif
 		if
-		:: r == R_EAGAIN || r == R_EBUSY ->
-			/* :446 unlock the wait lock; -EAGAIN :451-456 and
-			 * -EBUSY :459-464 drop hb->lock, then cond_resched()
-			 * or wait_for_owner_exiting() */
+		:: r == R_EAGAIN || r == R_EBUSY || r == R_WALK ->
+			/* :889 unlock the wait lock; PING_WALK :894-903,
+			 * -EAGAIN :904-909 and -EBUSY :912-917 drop hb->lock,
+			 * then ping_chain_walk() (not modelled: no cycles,
+			 * no chains beyond the lock), cond_resched() or
+			 * wait_for_owner_exiting() */
 			wl = 0;
 			hb = 0;
 			v = 0;
 			waiters = 0
 		:: r == R_WAIT ->
-#ifndef WP1
-			/* WP2: count a wakeup lost to a stealer; ask for the
-			 * handoff after K of them.
-			 * CODE: line numbers pending (WP2) */
-			if
-			:: wk[me] ->
-				P3(lost[me] < K);
-				lost[me]++;
-				wk[me] = 0;
-				if
-				:: lost[me] >= K && ps_handoff == 0 -> ps_handoff = me
-				:: else
-				fi
-			:: else
-			fi;
-#endif
 			/* P5: never block on a ps whose owner is current */
 			P5(ps_owner != me);
-			/* :478-480 set_current_state(), unlock */
+			/* :931-934 set_current_state(), unlock */
 			asleep[me] = 1;
 			wl = 0;
 			hb = 0;
 			v = 0;		/* dead while asleep: re-read after */
 			waiters = 0
 		:: else ->
-			wl = 0				/* :446, :448-450, :465-466 */
+			wl = 0				/* :889, :891-893, :918-919 */
 		fi
 	   }
 	   if
-	   :: r == R_EAGAIN ->
-		/* :455 futex_q_lockptr_lock() */
+	   :: r == R_EAGAIN || r == R_WALK ->
+		/* :899, :908 futex_q_lockptr_lock(), look again */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
 	   :: r == R_EBUSY ->
-		/* :462-463 wait_for_owner_exiting(), futex_q_lockptr_lock() */
+		/* :915-916 wait_for_owner_exiting(), futex_q_lockptr_lock() */
 		atomic { xstate[t] != X_EXITING && hb == 0 -> t = 0; hb = me; ping_wait_read() }
 	   :: r == R_WAIT ->
-		/* :482-486 schedule(): a wakeup, or the hrtimer or a signal;
-		 * then futex_q_lockptr_lock() */
+		/* :936-949 schedule(): a wakeup, or the hrtimer or a signal;
+		 * then walk again before sleeping again (:946-947 checked =
+		 * NULL), futex_q_lockptr_lock() */
 		if
-		:: atomic { !asleep[me] && hb == 0 -> hb = me; ping_wait_read() }
+		:: atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; ping_wait_read() }
 		:: atomic { tmo_left > 0 && hb == 0 ->
 			tmo_left--; tmo = 1; asleep[me] = 0;
-			hb = me; ping_wait_read() }
+			hb = me; checked = 0; ping_wait_read() }
 		fi
 	   :: else ->
 		break
 	   fi
 	od;
-	/* :497-498 kernel: ping.c:ping_dequeue:356-393 */
+	/* :960-993 out: leaving without the lock after an owner was
+	 * attached that no walk has seen: walk (hb->lock dropped), then
+	 * look at ps->owner again: an unlock may have handed the lock over
+	 * meanwhile */
 	atomic {
-		queued[me] = 0;				/* :366 */
-		nq--;
-		wk[me] = 0;
-		lost[me] = 0;
-#ifdef STRONG_BYPASS
-		robbed[me] = 0;
 		if
-		:: relfor == me -> relfor = 0
+		:: r != R_TAKEN && ps_owner != 0 && ps_owner != me &&
+		   (ps_owner != checked || unwalked) ->
+			hb = 0;				/* :968-976 */
+			ok = 1
 		:: else
-		fi;
+		fi
+	}
+	if
+	:: ok ->
+		atomic { hb == 0 -> hb = me;		/* :978 */
+			ok = 0;
+			if
+			:: ps_owner == me ->		/* :987-991 */
+				acquired();
+				r = R_TAKEN
+#ifdef FIX_LEAVE_OD
+			:: ps_owner == 0 && ps_owner_died ->
+				/* proposed fix (finding 8): the owner exited
+				 * during the walk; take the lock with OD as
+				 * ping_prepare_wait():407-408 would, instead of
+				 * dropping the death with the last reference */
+				v = word;
+				waiters = (nq > 1);
+				assert(wl == 0);
+				wl = me;
+				ping_take(OD, 1, waiters);
+				wl = 0;
+				v = 0;
+				waiters = 0
 #endif
-		if
-		:: ps_handoff == me -> ps_handoff = 0
-		:: else
-		fi;
-		wl = me;				/* :369 */
-		v = word;				/* :370 */
-		/* :381 left without the lock while ps has no owner (the lock
-		 * is free, its owner exited, or a thief is not attached yet):
-		 * it may have been woken to take it or to attach the thief,
-		 * so wake the next waiter */
+			:: else
+			fi }
+	:: else
+	fi;
+	/* :994 kernel: ping.c:ping_dequeue:555-599 */
+	atomic {
+		checked = 0;
+		unwalked = 0;
+		unqueue();				/* :566 */
+		wl = me;				/* :569 */
+		v = word;				/* :573 */
+		/* :584-591 left without the lock while ps has no owner (the
+		 * lock is free, its owner exited, or a thief is not attached
+		 * yet): it may have been woken to take it or to attach the
+		 * thief, so wake the next waiter */
 #ifdef MUTANT_PASS_ON_TID0
 		/* bug: ping.c of d2c29f739: only while the word's TID is 0 */
 		ok = (nq > 0 && r != R_TAKEN && TID(v) == 0)
@@ -667,102 +775,91 @@ inline ping_wait()
 	atomic {
 		if
 		:: nq == 0 ->
-			/* :373-380 no waiter left: clear W, best effort */
+			/* :576-583 no waiter left: clear W, best effort */
 			if
 			:: (v & W) && word == v -> word = v - W
 			:: else
 			fi;
-			/* :392 put_pi_state(): the last reference */
+			/* :597 ping_put_state(): the last reference */
 			ps_owner = 0;
-			ps_owner_died = 0;
-			ps_handoff = 0
+			ps_owner_died = 0
 		:: ok ->
 #ifdef MUTANT_NO_PASS_ON
 			t = 0
 #else
-			/* :387 wake_q_add() of the next waiter; the word and
-			 * ps->owner stay. WP2: if the lock is free (TID 0),
-			 * this passes a release on: a protected waiter gets
-			 * a handoff, chosen in this step, with the cmpxchg.
-			 * Not if the word names a task (a thief not attached
-			 * yet, or one that died): that is no release, and a
-			 * handoff would take the lock from its owner */
-			ping_pick_waiter(TID(v) == 0);
+			/* :567 next = ping_top_waiter(); :590 wake it: only a
+			 * wakeup, never a handoff, and no pass charged; the
+			 * word and ps->owner stay */
+			top_waiter();
+			t = g_top;
+			g_top = 0;
+#ifdef P3_STRICT_WOKEN
 			if
-			:: hnd && TID(v) == 0 -> ping_release(v & OD, 0, 1)
-			:: else ->
-				hnd = 0;
-				if
-				:: TID(v) == 0 ->
-					wk[t] = 1;
-#ifdef STRONG_BYPASS
-					relfor = t;
+			:: !ps_owner_died -> relw[t] = 1
+			:: else
+			fi;
 #endif
-					skip
-				:: else
-				fi
-			fi
+			skip
 #endif
 		:: else
 		fi;
 		wl = 0;
-		hb = 0;		/* :499 */
+		hb = 0;		/* :995 */
 		ok = 0;
-		hnd = 0;
 		v = 0;
 		waiters = 0
 	}
-	wake_q()				/* :500 */
+	wake_q()				/* :996 */
 }
 
 /* FUTEX_LOCK_PING, or FUTEX_TRYLOCK_PING. Sets r.
- * kernel: ping.c:futex_lock_ping:504-580 */
+ * kernel: ping.c:futex_lock_ping:1136-1217 */
 inline futex_lock_ping(trylock)
 {
 	r = R_EAGAIN;
 	if
-	:: !trylock -> ping_spin()
+	:: !trylock -> ping_spin()			/* :1148 */
 	:: else
 	fi;
 	do
 	:: r == R_TAKEN ->
 		break
 	:: else ->
-		/* :527 futex_q_lock(); ping_lock_atomic():302 reads the word */
+		/* :1164 futex_q_lock(); ping_lock_atomic():496 reads the word */
 		atomic {
 			hb == 0 -> hb = me;
 			v = word;
 			/* P5: queued waiters imply W */
 			P5(nq == 0 || (v & W));
-			waiters = (nq > 0);		/* :308 top */
+			waiters = (nq > 0);		/* :502 top */
 			r = (TID(v) == me -> R_EDEADLK : R_WAIT)
 		}
-		/* kernel: ping.c:ping_lock_atomic:290-344 */
+		/* kernel: ping.c:ping_lock_atomic:484-538 */
 		atomic {
 			if
-			:: r == R_EDEADLK			/* :305-306 */
+			:: r == R_EDEADLK			/* :499-500 */
 			:: r != R_EDEADLK && TID(v) == 0 && !waiters ->
-				/* :314-316 free, no waiters: keep OD, drop W */
+				/* :508-510 free, no waiters: keep OD, drop W */
 				ping_take(0, 0, 0)
 			:: r != R_EDEADLK && TID(v) != 0 && trylock ->
-				/* :319-320 */
+				/* :513-514 */
 				if
-				:: waiters -> assert(wl == 0); wl = me	/* :273 */
+				:: waiters -> assert(wl == 0); wl = me	/* :467 */
 				:: else
 				fi;
 				ping_trylock_owned();
 				wl = 0
 			:: else ->
 				assert(wl == 0);
-				wl = me;			/* :327 */
-				/* :322-325 ping_alloc_state() if nobody waits */
-				assert(waiters || ps_owner == 0 && !ps_owner_died && ps_handoff == 0);
+				wl = me;			/* :521 */
+				/* :516-519 ping_alloc_state() if nobody waits */
+				assert(waiters || ps_owner == 0 && !ps_owner_died);
 				if
-				:: TID(v) == 0 -> ping_take(0, 1, waiters)	/* :328-329 */
-				:: else -> ping_prepare_wait()			/* :330-331 */
+				:: TID(v) == 0 -> ping_take(0, 1, waiters)	/* :522-523 */
+				:: else -> ping_prepare_wait()			/* :524-525 */
 				fi;
 				wl = 0;
-				/* :337-339 put_pi_state(new_ps) */
+				/* :531-533 ping_put_state(new_ps) */
 				if
 				:: r != R_WAIT && !waiters -> ps_owner = 0; ps_owner_died = 0
 				:: else
@@ -770,46 +867,143 @@ inline futex_lock_ping(trylock)
 			fi;
 			if
 			:: r == R_WAIT ->
-				/* :557 __futex_queue(); ping_wait() reads the
+				/* :1194 __futex_queue(); ping_wait() reads the
 				 * word, which nobody else can change now: it
 				 * has W and names a task */
-				queued[me] = 1;
-				nq++;
+				enqueue();
 				ping_wait_read()
 			:: else ->
-				hb = 0;			/* :530 futex_q_unlock() */
+				hb = 0;			/* :1167 futex_q_unlock() */
 				v = 0;
 				waiters = 0
 			fi
 		}
 		if
 		:: r == R_WAIT ->
-			ping_wait();			/* :570 */
+			ping_wait();			/* :1207 */
 			break
 		:: r == R_EBUSY ->
-			/* :547-551 wait_for_owner_exiting(), retry */
+			/* :1184-1188 wait_for_owner_exiting(), retry */
 			atomic { xstate[t] != X_EXITING -> t = 0 }
-		:: r == R_EAGAIN			/* :548-551 retry */
+		:: r == R_EAGAIN			/* :1185-1188 retry */
 		:: else ->
-			/* :534-539, :552-553: taken, -EWOULDBLOCK, -ESRCH,
-			 * -EDEADLK */
+			/* :1170-1176, :1189-1190: taken, -EWOULDBLOCK,
+			 * -ESRCH, -EDEADLK */
 			break
 		fi
 	od
 }
 
+/* The unlock under hb->lock and the wait lock, with waiters: choose the
+ * waiter to serve (t: the blocked donor, or the top waiter) and hand the
+ * lock to it (hnd: its TID|W, ps->owner = t) or release it (W,
+ * ps->owner = NULL, wake t, a pass charged to the top waiter), by a
+ * cmpxchg from v. ok = 0 if the word changed (nothing else changes then;
+ * the caller retries).
+ * kernel: ping.c:ping_unlock_hb:1373-1422, ping_donor_waiter:1320-1339,
+ * ping_hand_off:1271-1299 */
+#define DONOR_OK(d) \
+	(pos[d] > 1 && rt[d] == rt[g_top] && DONOR_TOP_NOT_DUE)
+#ifdef MUTANT_DONOR_WHEN_DUE
+#define DONOR_TOP_NOT_DUE	true		/* bug */
+#else
+#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1331 */
+#endif
+inline ping_unlock_release()
+{
+	top_waiter();					/* :1360 */
+	t = g_top;
+#ifndef CORE
+	/* :1375 ping_donor_waiter(): current->blocked_futex_donor, if it
+	 * is queued on this lock with top's priority (:1334-1336), and top
+	 * need not be handed the lock (:1331); or nobody (no Proxy
+	 * Execution, :1328, or no donor) */
+	if
+	:: true
+	:: DONOR_OK(1) -> t = 1
+	:: DONOR_OK(2) -> t = 2
+#if N >= 3
+	:: DONOR_OK(3) -> t = 3
+#endif
+#if N >= 4
+	:: DONOR_OK(4) -> t = 4
+#endif
+#if N >= 5
+	:: DONOR_OK(5) -> t = 5
+#endif
+	fi;
+#endif
+	hnd = MUST_HAND_OFF(t);				/* :1395-1397 */
+	if
+	:: word == v && hnd ->
+		/* :1398 ping_hand_off(): :1280 the word, :1285-1286 the
+		 * owner, :1296-1297 wake */
+#ifdef MUTANT_STEAL_HANDOFF
+		word = W;		/* bug: the handoff can be stolen */
+#else
+		word = t | W;
+#endif
+		/* P3: an unlock that finds a due waiter first serves it */
+		P3U(!DUE(g_top) || t == g_top);
+		bypass(t);
+		ps_owner = t;
+		ps_owner_died = 0;
+		ok = 1
+	:: word == v && !hnd ->
+		/* P3: a due first waiter is handed the lock */
+		P3U(!DUE(g_top));
+		word = W;				/* :1406 */
+#ifndef MUTANT_UNLOCK_KEEPS_OWNER
+		ps_owner = 0;				/* :1414-1415 */
+#endif
+		/* :1419 the pass is charged to top, whoever is woken */
+#ifdef MUTANT_CHARGE_NEXT
+		if
+		:: passes[t] < K -> passes[t]++		/* bug */
+		:: else
+		fi;
+#else
+		if
+		:: passes[g_top] < K -> passes[g_top]++
+		:: else
+		fi;
+#endif
+		if
+		:: nrel[g_top] < K -> nrel[g_top]++
+		:: else
+		fi;
+		if
+		:: t == g_top -> relw[t] = 1
+#ifdef P3_STRICT_WOKEN
+		:: else -> relw[t] = 1
+#else
+		:: else
+#endif
+		fi;
+		ok = 1
+#ifdef MUTANT_NO_WAKE
+		; t = 0			/* bug: publishes W, wakes nobody */
+#endif
+	:: else ->
+		/* :1280-1282, :1406-1408 -EAGAIN, ps untouched */
+		ok = 0;
+		t = 0
+	fi;
+	g_top = 0
+}
+
 /* FUTEX_UNLOCK_PING; v is the word from get_user().
- * kernel: ping.c:__futex_unlock_ping:633-674, ping_unlock_hb:586-631 */
+ * kernel: ping.c:__futex_unlock_ping:1425-1466, ping_unlock_hb:1347-1423 */
 inline futex_unlock_ping()
 {
 	do
-	:: /* P5: :644-645 -EPERM */
+	:: /* P5: :1436-1437 -EPERM */
 	   P5(TID(v) == me);
 	   atomic {
-		hb == 0 -> hb = me;			/* :595 */
+		hb == 0 -> hb = me;			/* :1358 */
 		if
 		:: nq == 0 ->
-			/* :598-603 no waiter can queue without hb->lock:
+			/* :1361-1371 no waiter can queue without hb->lock:
 			 * drop W and OD */
 			P5(ps_owner == 0);
 			if
@@ -818,14 +1012,13 @@ inline futex_unlock_ping()
 			fi
 		:: else ->
 			assert(wl == 0);
-			wl = me;			/* :608 */
-			/* P5: :611-613 -EINVAL; ps->owner is NULL if we
+			wl = me;			/* :1377 */
+			/* P5: :1386-1388 -EINVAL; ps->owner is NULL if we
 			 * stole it */
-			P5(ps_owner == 0 || ps_owner == me);
+			P5(ps_owner == 0 && !ps_owner_died || ps_owner == me);
 			/* P5: queued waiters imply W */
 			P5(word & W);
-			ping_pick_waiter(1);		/* :597 */
-			ping_release(0, 1, 0);		/* :615-629 */
+			ping_unlock_release();
 			r = (ok -> R_TAKEN : R_EAGAIN);
 			wl = 0
 		fi;
@@ -835,10 +1028,10 @@ inline futex_unlock_ping()
 	   }
 	   if
 	   :: r == R_TAKEN ->
-		wake_q();				/* :660 */
+		wake_q();				/* :1452 */
 		break
 	   :: else ->
-		v = word				/* :662-665,641 get_user() */
+		v = word				/* :1454-1457, :1433 get_user() */
 	   fi
 	od;
 	atomic { r = 0; v = 0 }
@@ -847,11 +1040,11 @@ inline futex_unlock_ping()
 /* ------------------------------------------------------------------ */
 /* Owner death, on exit or exec.
  * kernel: core.c:futex_cleanup:1473-1491, between futex_cleanup_begin()
- * (futex.state EXITING) and futex_cleanup_end() (DEAD) */
+ * (futex.state EXITING, :1542) and futex_cleanup_end() (DEAD) */
 
 /* The robust list entry: lockless, then wake the top PING waiter.
  * kernel: core.c:handle_futex_death:980-1129 (:1066 TID check, :1084-1113
- * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:792-815 */
+ * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1586-1609 */
 inline handle_futex_death()
 {
 	do
@@ -876,50 +1069,49 @@ inline handle_futex_death()
 	if
 	:: ok && (v & W) ->
 		atomic {
-			hb == 0 -> hb = me;		/* :808 */
-			t = 0;
-			if
-			:: nq > 0 -> ping_pick_waiter(0); hnd = 0	/* :809-811 */
-			:: else
-			fi;
+			hb == 0 -> hb = me;		/* :1602 */
+			top_waiter();			/* :1603-1605 */
+			t = g_top;
+			g_top = 0;
 			hb = 0
 		}
-		wake_q()				/* :813 */
+		wake_q()				/* :1607 */
 	:: else
 	fi;
 #endif
 	atomic { ok = 0; v = 0 }
 }
 
-/* The PING states on the exiting task's list (those with waiters).
- * kernel: ping.c:exit_ping_state_list:737-776, exit_ping_state:693-724;
- * core.c:futex_cleanup:1489 */
+/* The PING states on the exiting task's list (those it was attached to).
+ * kernel: ping.c:exit_ping_state_list:1533-1570, exit_ping_state:1485-1517;
+ * core.c:futex_cleanup:1487 */
 inline exit_ping_state_list()
 {
 	atomic {
-		hb == 0 -> hb = me;			/* :702 */
+		hb == 0 -> hb = me;			/* :1494 */
 		assert(wl == 0);
-		wl = me;				/* :703 */
+		wl = me;				/* :1497 */
 		t = 0;
 		if
 		:: nq > 0 && ps_owner == me ->
 			/* P5: the word names us, or the robust list cleared it */
 			P5(TID(word) == me || TID(word) == 0 && (word & OD));
-			/* :709-716 the word cannot be written here: mark the
+			/* :1503-1510 the word cannot be written here: mark the
 			 * ps, wake the top waiter; it takes the lock with OD */
 			ps_owner = 0;
 #ifndef MUTANT_NO_OWNER_DIED
 			ps_owner_died = 1;
 #endif
 			handled = 1;	/* the kernel knew it as the owner */
-			ping_pick_waiter(0);		/* :718-720 */
-			hnd = 0
-		:: else					/* :706-707 */
+			top_waiter();			/* :1496, :1512-1513 */
+			t = g_top;
+			g_top = 0
+		:: else					/* :1500-1501 */
 		fi;
 		wl = 0;
 		hb = 0
 	}
-	wake_q()					/* :723 */
+	wake_q()					/* :1516 */
 }
 
 /* ------------------------------------------------------------------ */
@@ -931,12 +1123,19 @@ proctype thread(byte me)
 	byte r;		/* return value */
 	byte round;
 	bit waiters;	/* other waiters queued */
-	bit hnd;	/* ping_pick_waiter(): hand over */
+	bit hnd;	/* the unlock hands over */
 	bit ok;
 	bit tmo;	/* the timeout fired, or a signal came */
 	bit trylk;	/* FUTEX_TRYLOCK_PING first */
 	bit robust;	/* a robust list entry for the lock */
+	byte checked;	/* ping_wait(): the owner whose chain was walked */
+	bit unwalked;	/* ping_wait(): an owner attached since */
 
+	/* the scheduling class, for all its waits: RT/DL or fair */
+	if
+	:: me <= RT_THREADS -> rt[me] = 1
+	:: skip
+	fi;
 	do
 	:: round == ROUNDS ->
 		break
@@ -946,7 +1145,7 @@ proctype thread(byte me)
 		:: atomic {
 			/* uapi: CAS 0 -> TID */
 			if
-			:: word == 0 -> word = me; r = R_TAKEN; P3(ps_handoff == 0); acquired()
+			:: word == 0 -> word = me; r = R_TAKEN; bypass(me); acquired()
 			:: else -> r = R_EAGAIN
 			fi
 		   }
@@ -955,7 +1154,7 @@ proctype thread(byte me)
 			atomic {
 				/* uapi: steal, CAS W -> TID|W */
 				if
-				:: word == W -> word = me | W; r = R_TAKEN; P3(ps_handoff == 0); acquired()
+				:: word == W -> word = me | W; r = R_TAKEN; bypass(me); acquired()
 				:: else
 				fi
 			}

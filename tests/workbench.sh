@@ -1125,9 +1125,9 @@ t_counted() {
 }
 
 # model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
-# error exactly where a seeded bug is (-DMUTANT_*, the bypass without
-# COUNT_AT_UNLOCK): every check gives its verdict, and a check that gives
-# none fails the run.
+# error exactly where a seeded bug or a finding is (-DMUTANT_*,
+# -DP3_STRICT_*, the code without -DFIX_LEAVE_OD): every check gives its
+# verdict, and a check that gives none fails the run.
 t_model() {
 	local r=$T/model v
 	mkdir -p "$r/bin"
@@ -1135,11 +1135,11 @@ t_model() {
 		#!/bin/sh
 		[ "$1" = -V ] && { echo "Spin Version 0 (stand-in)"; exit 0; }
 		[ "$1" = -a ] || exit 0
-		err=0
-		case " $* " in *" -DMUTANT_"* | *" -DSTRONG_BYPASS "*) err=1 ;; esac
-		case " $* " in *" -DCOUNT_AT_UNLOCK "*) err=0 ;; esac
+		err=0 prop=P1_mutex
+		case " $* " in *" -DMUTANT_"* | *" -DP3_STRICT_"*) err=1 prop=P3_bypass ;; esac
+		case " $* " in *" -DFIX_LEAVE_OD "*) ;; *) err=1 prop=P4_ownerdied ;; esac
 		printf '#!/bin/sh\n' >pan.c
-		[ "$err" = 0 ] || printf 'echo "pan: assertion violated !(P1_mutex)"\n' >>pan.c
+		[ "$err" = 0 ] || printf 'echo "pan: assertion violated !(%s)"\n' "$prop" >>pan.c
 		printf 'echo "10 states, stored"\necho "State-vector 100 byte, depth reached 9, errors: %s"\n' "$err" >>pan.c
 	STUB
 	cat >"$r/bin/gcc" <<-'STUB'
@@ -1154,7 +1154,7 @@ t_model() {
 		return 1
 	}
 	printf '%s\n' "$v" | tail -n 3
-	grep -q -E '^model: 22 passed, 0 failed in [0-9]+s \(18 checks\)$' <<<"$v"
+	grep -q -E '^model: 27 passed, 0 failed in [0-9]+s \(23 checks\)$' <<<"$v"
 }
 
 # fuzz_verdict on what tests/guest-fuzz.sh leaves: a run that ended with

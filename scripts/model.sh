@@ -9,8 +9,8 @@
 # Usage: scripts/model.sh [--quick|--full]
 #   --quick	skip the N=4 search
 #   --full	N=4 with the timeout too, and liveness with two rounds per
-#		thread (the default: 32 verdicts from 24 checks, 7 minutes
-#		one search at a time on a loaded 2-CPU machine)
+#		thread (the default: 32 verdicts from 24 checks, 6 minutes
+#		of CPU)
 # Environment: MODEL_OUT (work directory, default work/model),
 #   MODEL_JOBS (searches at a time, default 2),
 #   MODEL_TIMEOUT (CPU seconds per search, default 240: a limit of CPU

@@ -29,7 +29,9 @@ fuzz=$WORK/tools-debug/ping_fuzz
 if [ ! -f "$kernel" ] || [ ! -x "$fuzz" ]; then
 	die "no debug kernel or ping_fuzz ($kernel, $fuzz): run make check first"
 fi
-case $dur$run in *[!0-9]*) die "DURATION and SOAK_RUN are seconds" ;; esac
+for v in "$dur" "$run"; do
+	case $v in '' | *[!0-9]* | 0) usage_error "DURATION=$dur SOAK_RUN=$run: seconds above 0" ;; esac
+done
 # One soak at a time, and none while make check rebuilds what it boots:
 # both use work/guest/soak-pe*.
 lock_workbench
@@ -89,7 +91,8 @@ for pe in $proxy; do
 			cp "$g/$r/ping_fuzz.log" "$d/run-$r-ping_fuzz.log"
 		fi
 	done
-	[ -f "$g/done" ] || bad=$((bad + 1))
+	# A setting with no run, or whose guest did not finish, fails.
+	[ "$n" -gt 0 ] && [ -f "$g/done" ] || bad=$((bad + 1))
 	gzip -c "$g/dmesg.txt" >"$d/dmesg.txt.gz" 2>/dev/null || true
 	k=$(splat_scan "soak, sched_proxy_exec=$pe" "$g/dmesg.txt")
 	case $k in PASS*) kl=clean ;; *) kl=${k#FAIL kernel log clean } bad=$((bad + 1)) ;; esac

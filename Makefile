@@ -56,4 +56,4 @@ export:
 	@scripts/export.sh
 
 shellcheck:
-	@shellcheck -x scripts/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run
+	@shellcheck -x scripts/*.sh scripts/check/*.sh scripts/check/steps/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run

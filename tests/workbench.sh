@@ -147,7 +147,7 @@ t_run_fails_on_any_step() {
 
 t_shellcheck() {
 	cd "$TOP"
-	shellcheck -x scripts/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run
+	shellcheck -x scripts/*.sh scripts/check/*.sh scripts/check/steps/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run
 }
 
 t_export_round_trip() {
@@ -436,20 +436,83 @@ t_check_modes() {
 	[ -e "$WORK/check/keep" ]
 }
 
-# make check-arm64, -kcsan and -bisect run one step each: each ends with
-# mode_finish, whose summary names what they left to make check.
+# check_steps MODE [VAR=VALUE...]: make check's runner (scripts/check/runner.sh)
+# on its table (scripts/check/table.sh) in MODE, every step's function a
+# stand-in that succeeds: the steps announced, in the background or
+# waited for, the SKIP lines, and what the summary says was not run.
+check_steps() {
+	local m=$1 r=$T/check-steps/$1
+	shift
+	mkdir -p "$r/out"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	env "$@" WORK="$r/work" mode="$m" out="$r/out" bash -c '
+		. "$1/scripts/lib.sh"
+		. "$1/scripts/check/runner.sh"
+		tally=$out/tally t_start=0 expected=/dev/null tdir=/t tdir32=/t32
+		: >"$out/left-out"
+		. "$1/scripts/check/table.sh"
+		for f in "${step_fn[@]}"; do
+			[ "$f" = - ] || eval "$f() { :; }"
+		done
+		read_queue() { commits=(c); }
+		run_steps' check_steps "$TOP" >"$r/log" 2>&1 || true
+	printf '%s\n' "# $m${*:+ ($*)}"
+	grep -E '^(==> |  SKIP |ERROR)' "$r/log"
+	sed 's/^/not run: /' "$r/out/left-out"
+}
+
+# make check's modes, as the table drives them: which steps run, in the
+# background or side by side, and which SKIP lines say what each mode
+# left out (make check-arm64, -kcsan and -bisect end with mode_finish,
+# whose summary names what they left to make check), against
+# tests/check-steps.expected.
 t_mode_summary() {
-	local r=$T/mode-summary v ends
-	mkdir -p "$r"
-	ends=$(awk '/^if in_mode (arm64|kcsan|bisect); then$/ { m = $3 } m && /^fi$/ { print m ": " last; m = "" } m { last = $0 }' \
-		"$TOP/scripts/check.sh")
-	printf '%s\n' "$ends"
-	[ "$(grep -c -P ': \tmode_finish$' <<<"$ends")" -eq 3 ] || return 1
-	v=$(out=$r bash -c 'eval "$(sed -n -e "/^left_out() {/,/^}/p" -e "/^mode_finish() {/,/^}/p" "$1")"
-		finish() { echo "finish"; }
-		mode_finish' mode_finish "$TOP/scripts/check.sh")
-	printf '%s\n' "$v"
-	grep -q "^make check's steps: .* (make check)\$" "$r/left-out" && [ "$(tail -n 1 <<<"$v")" = finish ]
+	local v
+	v=$(
+		check_steps full FUTEX_WORKBENCH_TEST=
+		check_steps full FUTEX_WORKBENCH_TEST=1
+		check_steps full FUTEX_WORKBENCH_TEST= CHECK_GUESTS=1
+		for m in planted arm64 kcsan bisect; do check_steps "$m"; done
+	)
+	if [ "$v" != "$(cat "$TOP/tests/check-steps.expected")" ]; then
+		diff -u "$TOP/tests/check-steps.expected" - <<<"$v" | head -n 40 || true
+		return 1
+	fi
+}
+
+# steps_doc: docs/check.md's list of make check's steps, made from the
+# table (scripts/check/table.sh).
+steps_doc() {
+	bash -c '. "$1/scripts/check/runner.sh"
+		. "$1/scripts/check/table.sh"
+		printf "| step | how | modes | function | if | fatal |\n| --- | --- | --- | --- | --- | --- |\n"
+		for ((i = 0; i < ${#step_name[@]}; i++)); do
+			f=yes
+			[ "${step_fatal[i]}" != - ] || f=-
+			printf "| %s | %s | %s | %s | %s | %s |\n" "${step_name[i]}" "${step_how[i]}" "${step_modes[i]}" \
+				"${step_fn[i]}" "${step_if[i]}" "$f"
+		done' steps_doc "$TOP"
+}
+
+# The list of steps in docs/check.md is the table's, and every function
+# the table names is a step's, in scripts/check/steps/ (or, for an IF,
+# the runner's).
+t_steps_doc() {
+	local want got f
+	want=$(steps_doc)
+	got=$(sed -n '/^<!-- steps: begin/,/^<!-- steps: end/p' "$TOP/docs/check.md" | sed '1d;$d')
+	if [ "$want" != "$got" ]; then
+		echo "docs/check.md's list of steps is not scripts/check/table.sh's; it should be:"
+		printf '%s\n' "$want"
+		return 1
+	fi
+	for f in $(bash -c '. "$1/scripts/check/runner.sh"; . "$1/scripts/check/table.sh"
+		printf "%s\n" "${step_fn[@]}" "${step_if[@]}"' fns "$TOP" | sort -u); do
+		[ "$f" = - ] || grep -q "^$f() {" "$TOP"/scripts/check/steps/*.sh "$TOP/scripts/check/runner.sh" || {
+			echo "scripts/check/table.sh names $f, which no step defines"
+			return 1
+		}
+	done
 }
 
 # A lava-run that hangs is killed at LAVA_RUN_TIMEOUT, and the kill names
@@ -691,8 +754,9 @@ t_guest_interrupt() {
 	[ ! -e "$T/gi/next" ] || { echo "after a Ctrl-C, the step went on to its next command"; return 1; }
 }
 
-# One Ctrl-C ends the whole run. check.sh's runner (its record, step,
-# background step and finish functions, and its trap) runs a background
+# One Ctrl-C ends the whole run. check.sh's runner (scripts/check/runner.sh:
+# its record, step, background step and finish functions; and check.sh's
+# trap) runs a background
 # "build" whose child runs on, and a boot on the fake vng in the
 # foreground; a SIGINT to the whole process group, as a terminal's Ctrl-C
 # sends, must stop the boot, the build and its child, run no later step,
@@ -706,10 +770,8 @@ t_run_interrupt() {
 	fake_vng
 	: >"$d/bzImage"
 	{
-		printf '#!/bin/bash\n. %q/scripts/lib.sh\n' "$TOP"
-		sed -n -e '/^record() {/,/^}/p' -e '/^finish() {/,/^}/p' -e '/^counted() {/,/^}/p' \
-			-e '/^kill_tree() {/,/^}/p' -e '/^check_step() {/,/^}/p' -e '/^declare -A bg_pid/,/^}/p' \
-			-e '/^bg_wait() {/,/^}/p' -e "/^trap 'finish \"interrupted\"' INT TERM\$/p" "$TOP/scripts/check.sh"
+		printf '#!/bin/bash\n. %q/scripts/lib.sh\n. %q/scripts/check/runner.sh\n' "$TOP" "$TOP"
+		sed -n "/^trap 'finish \"interrupted\"' INT TERM\$/p" "$TOP/scripts/check.sh"
 		cat <<-'R'
 			out=$1 tally=$1/tally mode=interrupted-test t_start=$(date +%s) expected=/dev/null
 			touch "$tally" "$out/left-out" "$out/notes"
@@ -759,6 +821,8 @@ plant() {
 	# The tests read committed results as fixtures: without them every
 	# planted copy of such a test failed, whatever was planted.
 	ln -s "$TOP/results" "$d/results"
+	# steps-table-is-documented reads docs/check.md.
+	ln -s "$TOP/docs" "$d/docs"
 	sed -i "$expr" "$d/$file"
 	if cmp -s "$TOP/$file" "$d/$file"; then
 		echo "planting changed nothing (update the plant): $file: $expr"
@@ -1082,9 +1146,10 @@ t_mail_verdict() {
 	mkdir -p "$r/msgid"
 	cp "$r/good/1.eml" "$r/msgid/1.eml"
 	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nMessage-Id: <1@users.noreply.a-seed-1.example>\n\nbody\n' >"$r/msgid/2.eml"
-	v=$(tally=$r/tally bash -c 'eval "$(sed -n -e "/^record() {/,/^}/p" -e "/^mail_verdict() {/,/^}/p" "$1")"
+	v=$(tally=$r/tally bash -c '. "$1/scripts/check/runner.sh"
+		. "$1/scripts/check/steps/static.sh"
 		for k in good noto seed short msgid; do mail_verdict "mailable: $k" "$2/$k" "$2/series" log; done' \
-		mv "$TOP/scripts/check.sh" "$r")
+		mv "$TOP" "$r")
 	printf '%s\n' "$v"
 	grep -q -x '  PASS mailable: good (2 messages)' <<<"$v" &&
 		grep -q -x "  FAIL mailable: noto (a message without To: $r/noto/2.eml)" <<<"$v" &&
@@ -1116,8 +1181,8 @@ t_counted() {
 		PASS lava kernel_log_clean (LAVA, sched_proxy_exec=0)
 		PASS guest run: selftests
 	TALLY
-	v=$(tally=$r/tally expected=$r/expected bash -c 'eval "$(sed -n "/^counted() {/,/^}/p" "$1")"; counted' \
-		counted "$TOP/scripts/check.sh")
+	v=$(tally=$r/tally expected=$r/expected bash -c '. "$1/scripts/check/runner.sh"; counted' \
+		counted "$TOP")
 	printf '%s\n' "$v"
 	grep -q '^counted: 3 selftest case verdicts (2 distinct cases in 2 configurations), 2 programs as a whole,$' <<<"$v" &&
 		grep -q '^  1 builds (1 patches with nothing to build), 3 static checks (checkpatch, mail, LAVA job schema),$' <<<"$v" &&
@@ -1352,7 +1417,7 @@ t_locktorture_verdict() {
 # selftests, documentation alone, the kernel again. The documentation
 # patch is no build, the selftest one builds the selftests only.
 t_build_each() {
-	local r=$T/build-each v chk=$TOP/scripts/check.sh
+	local r=$T/build-each v
 	mkdir -p "$r/top/scripts" "$r/src" "$r/out"
 	# shellcheck disable=SC2016 # the stand-ins' own arguments
 	printf '#!/bin/sh\necho "kernel $*" >>"%s/log"\n' "$r" >"$r/top/scripts/build-kernel.sh"
@@ -1374,10 +1439,12 @@ t_build_each() {
 			git -c user.name=t -c user.email=t@t commit -q -m "patch ${f##*/}"
 		done
 	)
-	v=$(TOP=$r/top tally=$r/tally out=$r/out bisect_src=$r/src bisect=$r/b bisect_tools=$r/t bash -c '
-		. "$TOP/scripts/lib.sh"
-		eval "$(sed -n -e "/^record() {/,/^}/p" -e "/^build_each() {/,/^}/p" "$1")"
-		build_each 1' build_each "$chk")
+	# lib.sh in $2 (TOP), the runner and the step from this tree.
+	v=$(tally=$r/tally out=$r/out bisect_src=$r/src bisect=$r/b bisect_tools=$r/t bash -c '
+		. "$2/scripts/lib.sh"
+		. "$1/scripts/check/runner.sh"
+		. "$1/scripts/check/steps/bisect.sh"
+		build_each 1' build_each "$TOP" "$r/top")
 	printf '%s\n' "$v"
 	cat "$r/log"
 	[ "$(cat "$r/tally")" = "PASS build: patch core.c
@@ -1438,8 +1505,8 @@ t_planted() {
 	# vm.sh without its traps; stopping only timeout and its group.
 	plant guest-interrupt-stops-qemu scripts/vm.sh '/^trap .on_signal/d'
 	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tpids=\$(tree_pids "\$guest")$/\tpids=$guest/'
-	plant run-interrupt-stops-everything scripts/check.sh "/^\t\ttrap '' INT\$/d"
-	plant run-interrupt-stops-everything scripts/check.sh 's/^\t\t\tcase \$running in \*" \${bg_pid\[\$n\]} "\*) kill_tree/\t\t\tcase x in y) kill_tree/'
+	plant run-interrupt-stops-everything scripts/check/runner.sh "/^\t\ttrap '' INT\$/d"
+	plant run-interrupt-stops-everything scripts/check/runner.sh 's/^\t\t\tcase \$running in \*" \${bg_pid\[\$n\]} "\*) kill_tree/\t\t\tcase x in y) kill_tree/'
 	plant run-interrupt-stops-everything scripts/check.sh '/^trap .finish "interrupted". INT TERM$/d'
 	# tree.sh without the lock; a nested script waiting for its parent.
 	plant workbench-lock scripts/tree.sh '/^lock_workbench$/d'
@@ -1449,15 +1516,22 @@ t_planted() {
 	plant verdict-detects scripts/verdict.sh 's/got\[desc\] = "FAIL"/got[desc] = "PASS"/'
 	# objtool's sources, or Documentation/Kconfig, taken for kernel-neutral.
 	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
-	# make check-kcsan's summary silent on what it did not run.
-	plant mode-summary-says-what-is-left scripts/check.sh '/^\tleft_out "make check.s steps: /d'
-	plant mode-summary-says-what-is-left scripts/check.sh '0,/^\tmode_finish$/s//\tfinish/'
+	# make check-kcsan's summary silent on what it did not run; the
+	# SKIP line of rows that share one said at the first, not the last
+	# (make check-planted's before the patches are applied); b4 mailing
+	# the series in make check-planted; the list of steps in the docs
+	# that the table no longer has.
+	plant mode-summary-says-what-is-left scripts/check/runner.sh '/^\tleft_out "make check.s steps: /d'
+	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\tin_mode full planted || mode_finish$/\ttrue/'
+	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\tfor ((j = i + 1; j < /\tfor ((j = 0; j < i; /'
+	plant mode-summary-says-what-is-left scripts/check/table.sh 's/^row bg           full           b4_mailable /row bg           "full planted" b4_mailable /'
+	plant steps-table-is-documented scripts/check/table.sh '/ lava_schema /d'
 	# A hung lava-run left to CI's limit; a kill that does not say where
 	# the job hung.
 	plant lava-hang-is-named scripts/lava.sh 's/"\${LAVA_RUN_TIMEOUT:-3600}"/3600/'
 	plant lava-hang-is-named scripts/lava.sh 's/c \&\& \/"msg": "end: \/ {/c \&\& \/"msg": "start: \/ {/'
 	# A documentation patch counted as a build.
-	plant build-each-counts-builds scripts/check.sh 's/^\t\tif \[ -z "\$made" \]; then$/\t\tif false; then/'
+	plant build-each-counts-builds scripts/check/steps/bisect.sh 's/^\t\tif \[ -z "\$made" \]; then$/\t\tif false; then/'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
 	# Every C file's directory, or no kernel/futex/; modes taken by -z.
 	plant compile-targets scripts/lib.sh 's/-mindepth 2 -maxdepth 2 -name Makefile -print -quit/-name NoSuchFile -print -quit/'
@@ -1496,16 +1570,16 @@ t_planted() {
 	plant bad-input-is-refused scripts/queue.sh 's/^elif \[ -n "\${KERNEL_SRC:-}" \] \&\& ! base_is_wanted; then$/elif false; then/'
 	plant bad-input-is-refused scripts/check.sh 's/^check_kernel_src$/true/'
 	# The closing count takes a program's exit status for a case.
-	plant summary-counts-kinds scripts/check.sh 's/ \&\& !\/^selftest \[^:\]+: (exit status|did not run|not in the test directory)\/ {$/ {/'
+	plant summary-counts-kinds scripts/check/runner.sh 's/ \&\& !\/^selftest \[^:\]+: (exit status|did not run|not in the test directory)\/ {$/ {/'
 	# A message without To: among others with it taken for mailable (the
 	# pipefail trap); the count of messages not compared.
-	plant mail-verdict-detects scripts/check.sh 's/sed -n .1,\/\^\$\/p. "\$f" | grep -c/grep -c/'
-	plant mail-verdict-detects scripts/check.sh 's/\] || echo "\$f"$/] || true/'
-	plant mail-verdict-detects scripts/check.sh 's/if \[ "\$m" -ne "\$want" \]; then/if false; then/'
+	plant mail-verdict-detects scripts/check/steps/static.sh 's/sed -n .1,\/\^\$\/p. "\$f" | grep -c/grep -c/'
+	plant mail-verdict-detects scripts/check/steps/static.sh 's/\] || echo "\$f"$/] || true/'
+	plant mail-verdict-detects scripts/check/steps/static.sh 's/if \[ "\$m" -ne "\$want" \]; then/if false; then/'
 	# Recipients read from the first line of a folded header only; every
 	# header taken for a recipient.
-	plant mail-verdict-detects scripts/check.sh 's/{ if (h != "") print h; h = \$0 }/{ print; h = "" }/'
-	plant mail-verdict-detects scripts/check.sh "s/grep -i -E '^(To|Cc|Bcc):' |/cat |/"
+	plant mail-verdict-detects scripts/check/steps/static.sh 's/{ if (h != "") print h; h = \$0 }/{ print; h = "" }/'
+	plant mail-verdict-detects scripts/check/steps/static.sh "s/grep -i -E '^(To|Cc|Bcc):' |/cat |/"
 	# A model check that dies without a verdict goes unseen.
 	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
 	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
@@ -1571,6 +1645,7 @@ run build-each-counts-builds t_build_each
 run compile-targets t_compile_targets
 run check-modes-are-checked t_check_modes
 run mode-summary-says-what-is-left t_mode_summary
+run steps-table-is-documented t_steps_doc
 run lava-hang-is-named t_lava_hang
 run planted-bugs-are-caught t_planted
 # Where the time went, for whoever makes make check faster.

@@ -23,7 +23,7 @@
 #   "unlock HOW COUNT" and ping_bench's own counts of user space
 #   acquisitions); and the "perf bench futex lock" sweep of wait, set-wait,
 #   pi and ping (OUT/lock.patched.R.txt, rows as bench/02-futex-set-wait.sh
-#   writes them, read by scripts/bench-lock-table.sh), with the handoffs,
+#   writes them, read by scripts/bench/bench-lock-table.sh), with the handoffs,
 #   wakeups and steals of the ping rows counted in separate runs
 #   (OUT/lockhow.patched.R.txt).
 #

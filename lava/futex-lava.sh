@@ -1,6 +1,6 @@
 #!/bin/sh
 # futex-lava.sh selftests|bench: runs inside a LAVA job's guest (the
-# busybox ramdisk of scripts/lava-ramdisk.sh, POSIX sh). Reports every
+# busybox ramdisk of scripts/lab/lava-ramdisk.sh, POSIX sh). Reports every
 # result with lava-test-case where LAVA's test shell provides it, and
 # prints the same lines otherwise, so that a run by hand reads alike.
 #
@@ -28,7 +28,7 @@
 #              ping_bench, each number a measurement.
 #
 # Raw output is printed between "=== BEGIN NAME" and "=== END NAME" lines,
-# from which scripts/lava-results.py rebuilds results/ on the host.
+# from which scripts/lab/lava-results.py rebuilds results/ on the host.
 # (POSIX sh: no "local"; the functions' variables are global.)
 set -u
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -72,7 +72,7 @@ selftests() {
 		# "ok N NAME", "not ok N NAME", "ok N NAME # SKIP why"; a
 		# nameless "ok N # SKIP why" inside "#  RUN NAME ..." (a
 		# fixture's set-up) makes NAME a skip, as on the host
-		# (selftest_verdict in scripts/verdict.sh).
+		# (selftest_verdict in scripts/check/verdict.sh).
 		awk '
 		/^#  RUN / { cur = $0; sub(/^#  RUN +/, "", cur); sub(/ \.\.\.$/, "", cur); next }
 		!/^(not )?ok [0-9]+/ { next }
@@ -123,7 +123,7 @@ kernel_log() {
 }
 
 # torture SECONDS: see above. The host judges the framed log again
-# (locktorture_verdict in scripts/verdict.sh).
+# (locktorture_verdict in scripts/check/verdict.sh).
 torture() {
 	secs=$1
 	start=$("$dmesg" | sed -n 's/^\[ *\([0-9]*\)\.[0-9]*\] .*-torture:--- Start of test.*/\1/p' | head -n 1)
@@ -216,7 +216,7 @@ failfutex() {
 }
 
 # value METRIC FILE: the figure of a perf bench futex run that make bench
-# tabulates for METRIC (scripts/bench-table.sh): ops (operations per
+# tabulates for METRIC (scripts/bench/bench-table.sh): ops (operations per
 # second), ms (the last "in N ms"), us (mean time per wait).
 value() {
 	case $1 in

@@ -6,7 +6,7 @@
 # run SECONDS (from its "Start of test" line in the kernel log), then
 # keeps the kernel log in OUT_DIR/torture-dmesg.txt and writes
 # OUT_DIR/torture-done last. The host judges the log
-# (scripts/verdict.sh, locktorture_verdict).
+# (scripts/check/verdict.sh, locktorture_verdict).
 set -u
 secs=${1:?usage: guest-locktorture.sh SECONDS OUT_DIR}
 out=${2:?}

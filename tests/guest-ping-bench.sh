@@ -4,7 +4,7 @@
 # the RFC's workload shapes (scaled down to a few hundred acquisitions),
 # and PING uncontended. Each run's summary lines (standard error) and
 # "exit N" go to OUT_DIR/ping_bench.log, separated by "== ARGS" lines;
-# the host (ping_bench_verdict in scripts/verdict.sh) judges them. Its
+# the host (ping_bench_verdict in scripts/check/verdict.sh) judges them. Its
 # numbers are not asserted: make bench measures.
 set -u
 pb=${1:?usage: guest-ping-bench.sh PING_BENCH OUT_DIR}

@@ -4,7 +4,7 @@
 # each with a time limit. Each program's KTAP output goes to
 # OUT_DIR/NAME.log and its exit status to OUT_DIR/status.tsv ("NAME
 # STATUS SECONDS"); the guest kernel log ends in OUT_DIR/dmesg.txt. The host
-# (scripts/verdict.sh) judges the KTAP output against the expected list;
+# (scripts/check/verdict.sh) judges the KTAP output against the expected list;
 # the lines printed here are for the console log only.
 # The list is every program built, so tests that functional/run.sh does not
 # call (robust_list, futex_numa) run too. OUT_DIR/done is written last: a

@@ -147,13 +147,13 @@ t_run_fails_on_any_step() {
 
 t_shellcheck() {
 	cd "$TOP"
-	shellcheck -x scripts/*.sh scripts/check/*.sh scripts/check/steps/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run
+	shellcheck -x scripts/*.sh scripts/*/*.sh scripts/check/steps/*.sh tests/*.sh lava/*.sh bench/*.sh .ci/run
 }
 
 t_export_round_trip() {
 	env_for "$T/rt"
 	fake_kernel "$KERNEL_SRC"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	git -C "$LINUX" checkout -q -b series/01-first
 	commit futex.c 'int a;' 'futex: Add a'
 	commit futex.c 'int b;' 'futex: Add b'
@@ -161,7 +161,7 @@ t_export_round_trip() {
 		"$(printf 'futex: First series\n\nIts cover letter.\n\nName (1):\n  not a shortlog')"
 	git -C "$LINUX" checkout -q -b series/02-second
 	commit other.c 'int c;' 'futex: Add c'
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	ls "$PATCHES/01-first/0000-cover-letter.patch" "$PATCHES/01-first/0002-futex-Add-b.patch" \
 		"$PATCHES/02-second/0001-futex-Add-c.patch"
 	grep -q '^Subject: \[PATCH 0/2\] futex: First series' "$PATCHES/01-first/0000-cover-letter.patch"
@@ -174,11 +174,11 @@ t_export_round_trip() {
 	grep -q -E '^index [0-9a-f]{9}\.\.[0-9a-f]{9}( |$)' "$PATCHES/02-second/0001-futex-Add-c.patch"
 	cp -a "$PATCHES" "$T/rt/first"
 	# An unchanged tree exports byte-identical files.
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	diff -r "$T/rt/first" "$PATCHES"
 	# export -> tree -> export is a no-op.
-	"$TOP/scripts/tree.sh"
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/tree.sh"
+	"$TOP/scripts/queue/export.sh"
 	diff -r "$T/rt/first" "$PATCHES"
 	desc=$(git -C "$LINUX" config branch.series/01-first.description)
 	grep -q 'Its cover letter' <<<"$desc"
@@ -189,24 +189,24 @@ t_export_round_trip() {
 t_export_versions() {
 	env_for "$T/ver"
 	fake_kernel "$KERNEL_SRC"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	git -C "$LINUX" checkout -q -b series/01-first
 	commit futex.c 'int a;' 'futex: Add a'
 	commit futex.c 'int b;' 'futex: Add b'
 	git -C "$LINUX" config branch.series/01-first.description "$(printf 'futex: First\n\nBlurb.')"
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	grep -q '^Subject: \[PATCH 0/2\] futex: First' "$PATCHES/01-first/0000-cover-letter.patch"
 	mkdir -p "$PATCHES/v1"
 	cp -a "$PATCHES/01-first" "$PATCHES/v1/"
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	grep -q '^Subject: \[PATCH v2 0/2\] futex: First' "$PATCHES/01-first/0000-cover-letter.patch"
 	grep -q '^Subject: \[PATCH v2 2/2\] futex: Add b' "$PATCHES/01-first/0002-futex-Add-b.patch"
 	git -C "$LINUX" commit -q --amend -m 'futex: Add b' -m 'Explain better why.'
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	cp -a "$PATCHES" "$T/ver/first"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	git -C "$LINUX" rev-parse -q --verify refs/tags/series/01-first-v1 >/dev/null
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	diff -r "$T/ver/first" "$PATCHES"
 	# v1 as posted against the tree: the reworded commit, nothing else.
 	rd=$(git -C "$LINUX" range-diff base-7.3.4..series/01-first-v1 base-7.3.4..series/01-first)
@@ -220,11 +220,11 @@ t_export_versions() {
 t_posted_on_newer() {
 	env_for "$T/pn"
 	fake_kernel "$KERNEL_SRC"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	git -C "$LINUX" checkout -q -b series/01-first
 	commit futex.c 'int a;' 'futex: Add a'
 	git -C "$LINUX" config branch.series/01-first.description "$(printf 'futex: First\n\nBlurb.')"
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	mkdir -p "$PATCHES/v1"
 	cp -a "$PATCHES/01-first" "$PATCHES/v1/"
 	sed -i 's/^int a;$/int a2;/' "$LINUX/futex.c"
@@ -232,35 +232,35 @@ t_posted_on_newer() {
 	git -C "$LINUX" checkout -q -b series/02-second
 	commit futex.c 'int c;' 'futex: Add c'
 	git -C "$LINUX" config branch.series/02-second.description "$(printf 'futex: Second\n\nBlurb.')"
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	cp -a "$PATCHES/02-second" "$PATCHES/v1/"
 	git -C "$LINUX" commit -q --amend -m 'futex: Add c' -m 'Explain better why.'
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	cp -a "$PATCHES" "$T/pn/saved"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	[ "$(git -C "$LINUX" rev-parse series/02-second-v1~1)" = \
 		"$(git -C "$LINUX" rev-parse series/01-first)" ]
 	[ "$(git -C "$LINUX" rev-parse series/01-first-v1~1)" = \
 		"$(git -C "$LINUX" rev-parse base-7.3.4)" ]
 	[ "$(git -C "$LINUX" symbolic-ref HEAD)" = refs/heads/series/02-second ]
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 	diff -r "$T/pn/saved" "$PATCHES"
 }
 
 t_tree_refuses_unexported() {
 	env_for "$T/ue"
 	fake_kernel "$KERNEL_SRC"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	git -C "$LINUX" checkout -q -b series/01-first
 	commit futex.c 'int a;' 'futex: Add a'
-	expect_fail "not in patches/" "$TOP/scripts/tree.sh"
+	expect_fail "not in patches/" "$TOP/scripts/queue/tree.sh"
 	echo 'int dirty;' >>"$LINUX/futex.c"
-	expect_fail "uncommitted changes" "$TOP/scripts/tree.sh"
-	expect_fail "uncommitted changes" "$TOP/scripts/export.sh"
+	expect_fail "uncommitted changes" "$TOP/scripts/queue/tree.sh"
+	expect_fail "uncommitted changes" "$TOP/scripts/queue/export.sh"
 	git -C "$LINUX" checkout -q -- futex.c
 	git -C "$LINUX" checkout -q --detach
 	commit futex.c 'int b;' 'futex: Add b'
-	expect_fail "on no series" "$TOP/scripts/export.sh"
+	expect_fail "on no series" "$TOP/scripts/queue/export.sh"
 	# The work is still there after every refusal.
 	subjects=$(git -C "$LINUX" log --format=%s)
 	grep -q 'futex: Add b' <<<"$subjects"
@@ -287,7 +287,7 @@ t_broken_patch() {
 	-int not_in_the_file(void);
 	+int futex(int);
 	P
-	expect_fail "patch does not apply: .*0001-futex-Break.patch" "$TOP/scripts/tree.sh"
+	expect_fail "patch does not apply: .*0001-futex-Break.patch" "$TOP/scripts/queue/tree.sh"
 }
 
 # A stand-in apt-get that "downloads" a file with the wrong content, or
@@ -315,7 +315,7 @@ fake_apt() {
 t_corrupt_download() {
 	env_for "$T/cd"
 	fake_apt
-	expect_fail "sha256 .* expected 703e369d" "$TOP/scripts/fetch-base.sh" "$T/cd/out"
+	expect_fail "sha256 .* expected 703e369d" "$TOP/scripts/setup/fetch-base.sh" "$T/cd/out"
 	[ ! -e "$T/cd/out" ]
 	[ ! -e "$T/cd/out.unpack" ]
 }
@@ -327,13 +327,13 @@ t_missing_download() {
 	# A pinned version that the archive has dropped: say so in one line,
 	# with what to change and how to list the versions there are.
 	for m in package version; do
-		FAKE_APT_FAIL=$m expect_fail "apt-get download linux-source-7.3=7.3.4-1~bpo13\+1 failed: .*no longer in the Debian archive; re-pin: set BASE_VER, BASE_SHA256 and BASE_FILES in scripts/lib.sh .*'scripts/apt-private.sh madison linux-source-7.3'" \
-			"$TOP/scripts/fetch-base.sh" "$T/md/out"
+		FAKE_APT_FAIL=$m expect_fail "apt-get download linux-source-7.3=7.3.4-1~bpo13\+1 failed: .*no longer in the Debian archive; re-pin: set BASE_VER, BASE_SHA256 and BASE_FILES in scripts/lib.sh .*'scripts/setup/apt-private.sh madison linux-source-7.3'" \
+			"$TOP/scripts/setup/fetch-base.sh" "$T/md/out"
 		[ "$(wc -l <"$T/err")" -eq 1 ] || { cat "$T/err"; return 1; }
 	done
 	# Any other failure is no reason to re-pin.
 	FAKE_APT_FAIL=network expect_fail "apt-get download linux-source-7.3=7.3.4-1~bpo13\+1 failed \(log" \
-		"$TOP/scripts/fetch-base.sh" "$T/md/out"
+		"$TOP/scripts/setup/fetch-base.sh" "$T/md/out"
 	if grep -q re-pin "$T/err"; then
 		echo "a network failure asks for a re-pin"
 		return 1
@@ -345,22 +345,22 @@ t_build_failure() {
 	mkdir -p "$T/bf/src"
 	printf 'all tinyconfig olddefconfig bzImage:\n\t@echo "error: broken on purpose" >&2; false\n' \
 		>"$T/bf/src/Makefile"
-	expect_fail "make tinyconfig failed" "$TOP/scripts/build-kernel.sh" guest "$T/bf/src" "$T/bf/out"
+	expect_fail "make tinyconfig failed" "$TOP/scripts/build/build-kernel.sh" guest "$T/bf/src" "$T/bf/out"
 }
 
 # one_series: work/linux from the fake kernel, with one series exported.
 one_series() {
 	fake_kernel "$KERNEL_SRC"
-	"$TOP/scripts/tree.sh"
+	"$TOP/scripts/queue/tree.sh"
 	git -C "$LINUX" checkout -q -b series/01-first
 	commit futex.c 'int a;' 'futex: Add a'
-	"$TOP/scripts/export.sh"
+	"$TOP/scripts/queue/export.sh"
 }
 
 # Bad input: exit status 2, one ERROR: line, and work/linux untouched, even
 # with FORCE=1 (which discards unexported work).
 t_bad_input() {
-	local before after t=$TOP/scripts/tree.sh
+	local before after t=$TOP/scripts/queue/tree.sh
 	env_for "$T/bi"
 	one_series
 	commit futex.c 'int b;' 'futex: Add b (not exported)'
@@ -375,13 +375,13 @@ t_bad_input() {
 	after=$(git -C "$LINUX" for-each-ref; git -C "$LINUX" rev-parse HEAD)
 	[ "$before" = "$after" ] || { echo "tree.sh changed work/linux on bad input"; return 1; }
 	# The other scripts' usage errors.
-	expect_usage "usage: queue.sh DIR" "$TOP/scripts/queue.sh"
-	expect_usage "usage: vm.sh" "$TOP/scripts/vm.sh"
-	expect_usage "already exists" "$TOP/scripts/fetch-base.sh" "$LINUX"
+	expect_usage "usage: queue.sh DIR" "$TOP/scripts/queue/queue.sh"
+	expect_usage "usage: vm.sh" "$TOP/scripts/guest/vm.sh"
+	expect_usage "already exists" "$TOP/scripts/setup/fetch-base.sh" "$LINUX"
 	# make check refuses a bad KERNEL_SRC before it deletes work/check.
 	mkdir -p "$WORK/check"
 	touch "$WORK/check/tally"
-	KERNEL_SRC=$T/bi/v6 expect_usage "KERNEL_SRC=.*/v6 is not a 7.3 tree" "$TOP/scripts/check.sh"
+	KERNEL_SRC=$T/bi/v6 expect_usage "KERNEL_SRC=.*/v6 is not a 7.3 tree" "$TOP/scripts/check/check.sh"
 	[ -f "$WORK/check/tally" ] || { echo "check.sh deleted work/check on bad input"; return 1; }
 	# A good KERNEL_REF: a branch of KERNEL_SRC.
 	KERNEL_REF=master "$t"
@@ -390,7 +390,7 @@ t_bad_input() {
 	# not on the base the tree was made from.
 	printf '# another 7.3 commit\n' >>"$KERNEL_SRC/Makefile"
 	git -C "$KERNEL_SRC" -c user.name=t -c user.email=t@t commit -q -a -m "v7.3 again"
-	KERNEL_REF=master "$TOP/scripts/queue.sh" "$T/bi/q" >/dev/null 2>"$T/bi/q.err" || {
+	KERNEL_REF=master "$TOP/scripts/queue/queue.sh" "$T/bi/q" >/dev/null 2>"$T/bi/q.err" || {
 		cat "$T/bi/q.err"
 		return 1
 	}
@@ -401,7 +401,7 @@ t_bad_input() {
 	}
 	grep -q 'KERNEL_SRC asks for git' "$T/bi/q.err"
 	# The same KERNEL_SRC again: nothing is made again.
-	KERNEL_REF=master "$TOP/scripts/queue.sh" "$T/bi/q" >/dev/null 2>"$T/bi/q.err"
+	KERNEL_REF=master "$TOP/scripts/queue/queue.sh" "$T/bi/q" >/dev/null 2>"$T/bi/q.err"
 	! grep -q 'making it again' "$T/bi/q.err"
 }
 
@@ -428,11 +428,11 @@ t_check_modes() {
 	env_for "$T/cm"
 	mkdir -p "$WORK/check"
 	touch "$WORK/check/keep"
-	CHECK_PLANTED_ONLY=yes expect_usage "CHECK_PLANTED_ONLY=yes: 1, 0 or unset" "$TOP/scripts/check.sh"
-	KCSAN_SKIP_WATCH=abc expect_usage "KCSAN_SKIP_WATCH=abc: a number above 0" "$TOP/scripts/check.sh"
-	FAILFUTEX_SECONDS=0 expect_usage "FAILFUTEX_SECONDS=0: a number above 0" "$TOP/scripts/check.sh"
-	FUZZ_SECONDS=1m expect_usage "FUZZ_SECONDS=1m: a number above 0" "$TOP/scripts/check.sh"
-	CHECK_PLANTED_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check.sh"
+	CHECK_PLANTED_ONLY=yes expect_usage "CHECK_PLANTED_ONLY=yes: 1, 0 or unset" "$TOP/scripts/check/check.sh"
+	KCSAN_SKIP_WATCH=abc expect_usage "KCSAN_SKIP_WATCH=abc: a number above 0" "$TOP/scripts/check/check.sh"
+	FAILFUTEX_SECONDS=0 expect_usage "FAILFUTEX_SECONDS=0: a number above 0" "$TOP/scripts/check/check.sh"
+	FUZZ_SECONDS=1m expect_usage "FUZZ_SECONDS=1m: a number above 0" "$TOP/scripts/check/check.sh"
+	CHECK_PLANTED_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check/check.sh"
 	[ -e "$WORK/check/keep" ]
 }
 
@@ -535,7 +535,7 @@ t_lava_hang() {
 	STUB
 	chmod +x "$r/lava-run"
 	v=$(LAVA_RUN=$r/lava-run LAVA_RUN_TIMEOUT=2 bash -c '. "$1/scripts/lib.sh"
-		eval "$(sed -n "/^lava_run() {/,/^}/p" "$1/scripts/lava.sh")"
+		eval "$(sed -n "/^lava_run() {/,/^}/p" "$1/scripts/lab/lava.sh")"
 		device_types() { echo /nonexistent; }
 		py=true
 		lava_run /dev/null "$2/out"' lava_run "$TOP" "$r") || rc=$?
@@ -575,7 +575,7 @@ t_lock() {
 	kids+=("$(cat "$T/lk/child")")
 	kill -9 "$killed"
 	rc=0
-	timeout 30 "$TOP/scripts/tree.sh" >/dev/null 2>"$T/lk/err" || rc=$?
+	timeout 30 "$TOP/scripts/queue/tree.sh" >/dev/null 2>"$T/lk/err" || rc=$?
 	[ "$rc" -eq 0 ] || {
 		echo "the lock outlived the run killed with SIGKILL (tree.sh: exit $rc)"
 		cat "$T/lk/err"
@@ -586,15 +586,15 @@ t_lock() {
 	# itself: queue.sh runs tree.sh (no work/linux yet), which runs
 	# export.sh (work/linux exists). Seconds on a fake kernel; the bound
 	# is what the planted deadlock costs.
-	timeout 60 "$TOP/scripts/queue.sh" "$WORK/src-q"
-	timeout 60 "$TOP/scripts/tree.sh"
+	timeout 60 "$TOP/scripts/queue/queue.sh" "$WORK/src-q"
+	timeout 60 "$TOP/scripts/queue/tree.sh"
 	# Another run uses work/: tree.sh waits, and says for whom. (Not
 	# with a time-out of a few seconds: on a loaded machine tree.sh took
 	# longer than 2 s to reach the lock.)
 	hold_lock "$WORK/.lock"
-	waits_for_holder "$TOP/scripts/tree.sh" || return 1
+	waits_for_holder "$TOP/scripts/queue/tree.sh" || return 1
 	# It goes on once the other run ends.
-	"$TOP/scripts/export.sh" 2>"$T/lk/err" &
+	"$TOP/scripts/queue/export.sh" 2>"$T/lk/err" &
 	waiter=$!
 	wait_for 30 grep -q "^waiting for another workbench run (pid $holder)" "$T/lk/err"
 	running "$waiter"
@@ -603,7 +603,7 @@ t_lock() {
 
 	# Another run, on another work/, uses the same cache: tree.sh waits.
 	hold_lock "$FUTEX_CACHE/.lock"
-	WORK=$T/lk/work2 LINUX=$T/lk/work2/linux waits_for_holder "$TOP/scripts/tree.sh"
+	WORK=$T/lk/work2 LINUX=$T/lk/work2/linux waits_for_holder "$TOP/scripts/queue/tree.sh"
 }
 
 group_gone() { ! pgrep -g "$1" >/dev/null; }
@@ -644,20 +644,20 @@ t_stale_worktree() {
 	env_for "$T/sw"
 	one_series
 	q=$WORK/src-q
-	"$TOP/scripts/queue.sh" "$q" >"$T/sw/first"
+	"$TOP/scripts/queue/queue.sh" "$q" >"$T/sw/first"
 	[ "$(wc -l <"$T/sw/first")" -eq 1 ]
 	rm -rf "$q"
-	"$TOP/scripts/queue.sh" "$q" >"$T/sw/out"
+	"$TOP/scripts/queue/queue.sh" "$q" >"$T/sw/out"
 	diff "$T/sw/first" "$T/sw/out"
 	rm -rf "$LINUX/.git/worktrees"
-	"$TOP/scripts/queue.sh" "$q" >"$T/sw/out"
+	"$TOP/scripts/queue/queue.sh" "$q" >"$T/sw/out"
 	diff "$T/sw/first" "$T/sw/out"
-	"$TOP/scripts/tree.sh"
-	"$TOP/scripts/queue.sh" "$q" >"$T/sw/out"
+	"$TOP/scripts/queue/tree.sh"
+	"$TOP/scripts/queue/queue.sh" "$q" >"$T/sw/out"
 	diff "$T/sw/first" "$T/sw/out"
 	# A copy of a worktree shares the original's metadata.
 	cp -a "$q" "$WORK/src-copy"
-	"$TOP/scripts/queue.sh" "$WORK/src-copy" >"$T/sw/out"
+	"$TOP/scripts/queue/queue.sh" "$WORK/src-copy" >"$T/sw/out"
 	diff "$T/sw/first" "$T/sw/out"
 	[ "$(git -C "$q" rev-parse --git-dir)" != "$(git -C "$WORK/src-copy" rev-parse --git-dir)" ]
 	git -C "$q" status --short >/dev/null
@@ -693,7 +693,7 @@ interrupt_vm() {
 	# workbench run started in the background (nohup make check &)
 	# ignores SIGINT, and vm.sh would too. The default, as under a
 	# terminal's Ctrl-C.
-	env --default-signal=INT,TERM,HUP "$TOP/scripts/vm.sh" "$d/bzImage" "$d/guest.log" -- true >"$d/vm.out" 2>&1 &
+	env --default-signal=INT,TERM,HUP "$TOP/scripts/guest/vm.sh" "$d/bzImage" "$d/guest.log" -- true >"$d/vm.out" 2>&1 &
 	vm=$!
 	wait_for 120 test -s "$d/vng.pid"
 	fakes=("$(cat "$d/vng.pid")" "$(cat "$d/qemu.pid")")
@@ -744,7 +744,7 @@ t_guest_interrupt() {
 	set -m
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	env --default-signal=INT bash -c '"$1" "$2/bzImage" "$2/guest.log" -- true >"$2/vm.out" 2>&1 || true
-		echo "the next boot" >"$2/next"' step "$TOP/scripts/vm.sh" "$T/gi" &
+		echo "the next boot" >"$2/next"' step "$TOP/scripts/guest/vm.sh" "$T/gi" &
 	local stepper=$!
 	set +m
 	wait_for 120 test -s "$T/gi/vng.pid"
@@ -771,13 +771,13 @@ t_run_interrupt() {
 	: >"$d/bzImage"
 	{
 		printf '#!/bin/bash\n. %q/scripts/lib.sh\n. %q/scripts/check/runner.sh\n' "$TOP" "$TOP"
-		sed -n "/^trap 'finish \"interrupted\"' INT TERM\$/p" "$TOP/scripts/check.sh"
+		sed -n "/^trap 'finish \"interrupted\"' INT TERM\$/p" "$TOP/scripts/check/check.sh"
 		cat <<-'R'
 			out=$1 tally=$1/tally mode=interrupted-test t_start=$(date +%s) expected=/dev/null
 			touch "$tally" "$out/left-out" "$out/notes"
 			# shellcheck disable=SC2016 # expanded by the inner shell
 			bg_start "a build" 19 bash -c 'sleep 600 & echo $! >"$1/build.pid"; wait' build "$out"
-			check_step "a boot" "$TOP/scripts/vm.sh" "$out/bzImage" "$out/guest.log" -- true
+			check_step "a boot" "$TOP/scripts/guest/vm.sh" "$out/bzImage" "$out/guest.log" -- true
 			echo ran >"$out/next-step"
 			finish
 		R
@@ -871,8 +871,8 @@ t_verdict() {
 	printf 'p_inner f.t | no vDSO | the vDSO is x86 only\n' >"$r/skips-ok"
 	printf 'p_inner f.t | no (vDSO|thing) here | the vDSO is x86 only\n' >"$r/skips-other"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		selftest_verdict "$r" <(grep p_inner "$r/expected") "$r/skips-ok"
 		selftest_verdict "$r" <(grep p_inner "$r/expected") "$r/skips-other"
 	)
@@ -881,8 +881,8 @@ t_verdict() {
 	grep -q -x 'FAIL selftest p_inner: f.t: skipped (no vDSO), allowed only as (no (vDSO|thing) here)' <<<"$v"
 	printf '[ 1.0] lkdtm: Performing direct entry WARNING\n[ 1.1] WARNING: CPU: 0 PID: 1 at drivers/misc/lkdtm/bugs.c:1 lkdtm_WARNING+0x1/0x2\n[ 2.0] WARNING: lock held when returning to user space!\n' >"$r/dmesg.txt"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		selftest_verdict "$r" "$r/expected" /dev/null
 		splat_scan planted "$r/dmesg.txt"
 	)
@@ -901,15 +901,15 @@ t_verdict() {
 	# A clean log is judged clean.
 	printf '[ 1.0] futex hash table entries: 16\n' >"$r/clean.txt"
 	(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		splat_scan clean "$r/clean.txt"
 	) | grep -q -x 'PASS kernel log clean (clean)'
 	# A log that was not written, or is empty, is no clean log.
 	: >"$r/empty.txt"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		splat_scan lost "$r/clean.txt" "$r/nowhere.txt"
 		splat_scan empty "$r/empty.txt"
 	)
@@ -931,8 +931,8 @@ t_verdict() {
 		[ 9.0] BUG: KCSAN: data-race in futex_wait / futex_wake
 	LOG
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		splat_scan classes "$r/classes.txt"
 	)
 	printf '%s\n' "$v"
@@ -950,8 +950,8 @@ t_verdict() {
 	# A report's trace alone (a stack dump) is still a report.
 	printf '[ 1.0] Call Trace:\n[ 1.1]  <TASK>\n' >"$r/trace.txt"
 	(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		splat_scan trace "$r/trace.txt"
 	) | grep -q -x 'FAIL kernel log clean (trace): other: Call Trace:'
 }
@@ -987,8 +987,8 @@ t_ping_bench_verdict() {
 		== -f m -t 2 -n 100
 	LOG
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		ping_bench_verdict "$r/log"
 		ping_bench_verdict "$r/none"
 	)
@@ -1018,8 +1018,8 @@ t_peers_fallback() {
 	fi
 	TEST_TIMEOUT=120 "$TOP/tests/guest-peers.sh" "$r/pm" "$r/out" >/dev/null
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		selftest_verdict "$r/out" "$TOP/tests/peers.expected" /dev/null
 	)
 	printf '%s\n' "$v"
@@ -1099,9 +1099,9 @@ t_bench_table() {
 	local r=$T/bench-table
 	mkdir -p "$r/work"
 	cp -a "$TOP/results/base/raw" "$r/raw"
-	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench-table.sh" base >"$r/table"
+	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench/bench-table.sh" base >"$r/table"
 	: >"$r/raw/1.base.2.txt"
-	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench-table.sh" base >/dev/null 2>"$r/err"; then
+	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench/bench-table.sh" base >/dev/null 2>"$r/err"; then
 		echo "a run without its value went unnoticed"
 		return 1
 	fi
@@ -1117,11 +1117,11 @@ t_pathlen_table() {
 	local r=$T/pathlen-table
 	mkdir -p "$r/work"
 	cp -a "$TOP/results/02-futex-set-wait/raw" "$r/raw"
-	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench-pathlen-table.sh" x >"$r/table"
+	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench/bench-pathlen-table.sh" x >"$r/table"
 	grep -q '^set-wait-mismatch  *- ' "$r/table"
 	: >"$r/raw/pathlen.parent.2.1.txt"
 	sed -i 's/^wake-nobody .*/wake-nobody 5x3/' "$r/raw/pathlen.patched.1.1.txt"
-	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench-pathlen-table.sh" x >/dev/null 2>"$r/err"; then
+	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench/bench-pathlen-table.sh" x >/dev/null 2>"$r/err"; then
 		echo "runs without their values went unnoticed"
 		return 1
 	fi
@@ -1214,7 +1214,7 @@ t_model() {
 		chmod +x "$2"
 	STUB
 	chmod +x "$r/bin/spin" "$r/bin/gcc"
-	v=$(PATH=$r/bin:$PATH MODEL_OUT=$r/out "$TOP/scripts/model.sh" --quick 2>&1) || {
+	v=$(PATH=$r/bin:$PATH MODEL_OUT=$r/out "$TOP/scripts/check/model.sh" --quick 2>&1) || {
 		printf '%s\n' "$v"
 		return 1
 	}
@@ -1236,8 +1236,8 @@ t_fuzz_verdict() {
 	cp "$r/ok/ping_fuzz.log" "$r/ok/status.tsv" "$r/died/"
 	echo ok | tee "$r/ok/done" "$r/bad/done" "$r/none/done" >/dev/null
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		for d in ok bad died none; do fuzz_verdict "$r/$d"; done
 	)
 	printf '%s\n' "$v"
@@ -1283,8 +1283,8 @@ t_kcsan_verdict() {
 	}
 	{ report ping_spin other_fn; report other_fn other_fn; report nodebug other_fn; } >"$r/log"
 	echo '[ 1.0] nothing' >"$r/clean"
-	v=$("$TOP/scripts/kcsan-verdict.sh" "$r/log" /dev/null "$r/src" base HEAD
-		"$TOP/scripts/kcsan-verdict.sh" "$r/clean" /dev/null "$r/src" base HEAD)
+	v=$("$TOP/scripts/check/kcsan-verdict.sh" "$r/log" /dev/null "$r/src" base HEAD
+		"$TOP/scripts/check/kcsan-verdict.sh" "$r/clean" /dev/null "$r/src" base HEAD)
 	printf '%s\n' "$v"
 	grep -q -x "FAIL KCSAN in the queue's code: data-race in ping_spin / other_fn (kernel/futex/ping.c:5, kernel/futex/ping.c:1)" <<<"$v" &&
 		grep -q -x "NOTE KCSAN outside the queue's code: data-race in other_fn / other_fn (kernel/futex/ping.c:1, kernel/futex/ping.c:1)" <<<"$v" &&
@@ -1294,7 +1294,7 @@ t_kcsan_verdict() {
 }
 
 # failfutex_verdict on the fault-injection job's results
-# (scripts/lava-results.py): a clean pass, a leak, no fault injected, a
+# (scripts/lab/lava-results.py): a clean pass, a leak, no fault injected, a
 # missing stress program, no kmemleak result, a pass without its report
 # file, no results at all.
 t_failfutex_verdict() {
@@ -1319,8 +1319,8 @@ t_failfutex_verdict() {
 	cp "$r/ok/raw/job.kmemleak.txt" "$r/none/raw/"
 	cp "$r/ok/raw/job.kmemleak.txt" "$r/missing/raw/"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		for d in ok leak none missing noleakrow noreport empty; do failfutex_verdict "$r/$d" | sed "s/^/$d: /"; done
 	)
 	printf '%s\n' "$v"
@@ -1335,7 +1335,7 @@ t_failfutex_verdict() {
 		grep -q -x "empty: FAIL fault injection: no results ($r/empty/results.tsv)" <<<"$v"
 }
 
-# lava_verdict on a LAVA job's results.tsv (scripts/lava-results.py) and
+# lava_verdict on a LAVA job's results.tsv (scripts/lab/lava-results.py) and
 # log: a pass, a failed case, an expected case without a result, an
 # allowed and a disallowed skip, no kernel_log_clean result, a job that
 # did not complete.
@@ -1350,8 +1350,8 @@ t_lava_verdict() {
 	printf '{"lvl": "results", "msg": {"case": "job", "definition": "lava", "result": "fail"}}\n' >"$r/log"
 	printf 'ok 4 d.four # SKIP only 2 CPUs\r\nok 6 f.six # SKIP something else\n' >"$r/console"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		lava_verdict "$r/tsv" "$r/log" "$r/expected" "$r/skips" "$r/console"
 	)
 	printf '%s\n' "$v"
@@ -1371,8 +1371,8 @@ t_lava_verdict() {
 	printf 'prog e.five\nprog f.six\nprog g.seven\n' >>"$r/expected"
 	printf 'prog g.seven | whatever | allowed\n' >>"$r/skips"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		lava_verdict "$r/tsv" "$r/log" "$r/expected" "$r/skips" "$r/console"
 	)
 	printf '%s\n' "$v"
@@ -1398,8 +1398,8 @@ t_locktorture_verdict() {
 		seq -f '[ 40.0] later line %g' 50000
 	} >"$r/long.txt"
 	v=$(
-		# shellcheck source=scripts/verdict.sh
-		. "$TOP/scripts/verdict.sh"
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
 		for f in good broken stalled none long; do
 			locktorture_verdict mutex_lock "$r/$f.txt" | sed "s/^/$f: /"
 		done
@@ -1418,14 +1418,14 @@ t_locktorture_verdict() {
 # patch is no build, the selftest one builds the selftests only.
 t_build_each() {
 	local r=$T/build-each v
-	mkdir -p "$r/top/scripts" "$r/src" "$r/out"
+	mkdir -p "$r/top/scripts/build" "$r/top/scripts/queue" "$r/src" "$r/out"
 	# shellcheck disable=SC2016 # the stand-ins' own arguments
-	printf '#!/bin/sh\necho "kernel $*" >>"%s/log"\n' "$r" >"$r/top/scripts/build-kernel.sh"
+	printf '#!/bin/sh\necho "kernel $*" >>"%s/log"\n' "$r" >"$r/top/scripts/build/build-kernel.sh"
 	# shellcheck disable=SC2016
-	printf '#!/bin/sh\necho "tools $3" >>"%s/log"\n' "$r" >"$r/top/scripts/build-tools.sh"
+	printf '#!/bin/sh\necho "tools $3" >>"%s/log"\n' "$r" >"$r/top/scripts/build/build-tools.sh"
 	# shellcheck disable=SC2016
-	printf '#!/bin/sh\ngit -C "$1" log --reverse --format="%%H %%s" HEAD~4..HEAD\n' >"$r/top/scripts/queue.sh"
-	chmod +x "$r"/top/scripts/*.sh
+	printf '#!/bin/sh\ngit -C "$1" log --reverse --format="%%H %%s" HEAD~4..HEAD\n' >"$r/top/scripts/queue/queue.sh"
+	chmod +x "$r"/top/scripts/*/*.sh
 	cp "$TOP/scripts/lib.sh" "$r/top/scripts/"
 	(
 		cd "$r/src"
@@ -1483,16 +1483,16 @@ t_planted() {
 	# run without errexit in the test, as with its old "if (set -e; ...)".
 	plant run-fails-on-any-step tests/workbench.sh 's/^\t\tset -eE$/\t\tset +e/'
 	# tree.sh no longer refuses to replace unexported work.
-	plant tree-refuses-unexported-work scripts/tree.sh '/^check_unexported$/d'
+	plant tree-refuses-unexported-work scripts/queue/tree.sh '/^check_unexported$/d'
 	# export.sh drops the cover letter; writes a file that changes on
 	# every export.
-	plant export-round-trip scripts/export.sh 's/ --cover-letter / /'
-	plant export-round-trip scripts/export.sh 's/g -c core.abbrev=9 format-patch/g format-patch/'
-	plant export-round-trip scripts/export.sh \
+	plant export-round-trip scripts/queue/export.sh 's/ --cover-letter / /'
+	plant export-round-trip scripts/queue/export.sh 's/g -c core.abbrev=9 format-patch/g format-patch/'
+	plant export-round-trip scripts/queue/export.sh \
 		's|^\tprev=\$b$|\tdate +%N >>"$out/$name/0000-cover-letter.patch"\n&|'
 	# tree.sh stacks a posted series on the folder's series before it,
 	# whatever its cover letter's prerequisites say.
-	plant posted-on-newer scripts/tree.sh 's/^\t\tposted_parent "\$d" "\$prev"$/\t\tparent=$prev/'
+	plant posted-on-newer scripts/queue/tree.sh 's/^\t\tposted_parent "\$d" "\$prev"$/\t\tparent=$prev/'
 	# tree.sh cuts a cover letter's blurb at a paragraph that looks like
 	# git's shortlog.
 	plant export-round-trip scripts/lib.sh 's/^\t\tif (got == total && total > 0) end = j + 1$/\t\t# &/'
@@ -1501,19 +1501,19 @@ t_planted() {
 	plant bad-input-is-refused scripts/lib.sh 's/usage_error "/die "/'
 	plant bad-input-is-refused scripts/lib.sh 's/^\t\[ "\$v" = "\$want" \] ||$/\ttrue ||/'
 	# fetch-base.sh no longer recognizes a version gone from the archive.
-	plant missing-download-fails scripts/fetch-base.sh 's/^gone=.*/gone=no-such-message/'
+	plant missing-download-fails scripts/setup/fetch-base.sh 's/^gone=.*/gone=no-such-message/'
 	# vm.sh without its traps; stopping only timeout and its group.
-	plant guest-interrupt-stops-qemu scripts/vm.sh '/^trap .on_signal/d'
-	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tpids=\$(tree_pids "\$guest")$/\tpids=$guest/'
+	plant guest-interrupt-stops-qemu scripts/guest/vm.sh '/^trap .on_signal/d'
+	plant guest-interrupt-stops-qemu scripts/guest/vm.sh 's/^\tpids=\$(tree_pids "\$guest")$/\tpids=$guest/'
 	plant run-interrupt-stops-everything scripts/check/runner.sh "/^\t\ttrap '' INT\$/d"
 	plant run-interrupt-stops-everything scripts/check/runner.sh 's/^\t\t\tcase \$running in \*" \${bg_pid\[\$n\]} "\*) kill_tree/\t\t\tcase x in y) kill_tree/'
-	plant run-interrupt-stops-everything scripts/check.sh '/^trap .finish "interrupted". INT TERM$/d'
+	plant run-interrupt-stops-everything scripts/check/check.sh '/^trap .finish "interrupted". INT TERM$/d'
 	# tree.sh without the lock; a nested script waiting for its parent.
-	plant workbench-lock scripts/tree.sh '/^lock_workbench$/d'
+	plant workbench-lock scripts/queue/tree.sh '/^lock_workbench$/d'
 	plant workbench-lock scripts/lib.sh '/FUTEX_WORKBENCH_LOCKED:-/s/ || return 0$/ || true/'
 	# queue.sh trusting any DIR/.git, as it did.
 	# The verdict no longer fails a "not ok" case, nor sees lockdep.
-	plant verdict-detects scripts/verdict.sh 's/got\[desc\] = "FAIL"/got[desc] = "PASS"/'
+	plant verdict-detects scripts/check/verdict.sh 's/got\[desc\] = "FAIL"/got[desc] = "PASS"/'
 	# objtool's sources, or Documentation/Kconfig, taken for kernel-neutral.
 	plant kernel-unchanged-is-exact scripts/lib.sh 's|^\t\ttools/testing/\* |\t\ttools/* |'
 	# make check-kcsan's summary silent on what it did not run; the
@@ -1528,47 +1528,47 @@ t_planted() {
 	plant steps-table-is-documented scripts/check/table.sh '/ lava_schema /d'
 	# A hung lava-run left to CI's limit; a kill that does not say where
 	# the job hung.
-	plant lava-hang-is-named scripts/lava.sh 's/"\${LAVA_RUN_TIMEOUT:-3600}"/3600/'
-	plant lava-hang-is-named scripts/lava.sh 's/c \&\& \/"msg": "end: \/ {/c \&\& \/"msg": "start: \/ {/'
+	plant lava-hang-is-named scripts/lab/lava.sh 's/"\${LAVA_RUN_TIMEOUT:-3600}"/3600/'
+	plant lava-hang-is-named scripts/lab/lava.sh 's/c \&\& \/"msg": "end: \/ {/c \&\& \/"msg": "start: \/ {/'
 	# A documentation patch counted as a build.
 	plant build-each-counts-builds scripts/check/steps/bisect.sh 's/^\t\tif \[ -z "\$made" \]; then$/\t\tif false; then/'
 	plant kernel-unchanged-is-exact scripts/lib.sh '/^\t\tDocumentation\/Kconfig) return 1 ;;$/d'
 	# Every C file's directory, or no kernel/futex/; modes taken by -z.
 	plant compile-targets scripts/lib.sh 's/-mindepth 2 -maxdepth 2 -name Makefile -print -quit/-name NoSuchFile -print -quit/'
 	plant compile-targets scripts/lib.sh 's|^\t\techo kernel/futex/$|\t\t:|'
-	plant check-modes-are-checked scripts/check.sh "s/^\t\*) usage_error \"\$var=.*/\t*) mode=\${v#*:} ;;/"
+	plant check-modes-are-checked scripts/check/check.sh "s/^\t\*) usage_error \"\$var=.*/\t*) mode=\${v#*:} ;;/"
 	plant verdict-detects lava/kernel-log-badness '/^lockdep|/d'
 	# A lost log taken for a clean one.
-	plant verdict-detects scripts/verdict.sh 's/^\t\tif \[ ! -s "\$f" \]; then$/\t\tif false; then/'
+	plant verdict-detects scripts/check/verdict.sh 's/^\t\tif \[ ! -s "\$f" \]; then$/\t\tif false; then/'
 	# locktorture_verdict that no longer reads the Fail: count.
-	plant locktorture-verdict-detects scripts/verdict.sh 's/!\/Fail: 0( |\$)\/ \&\& !found/!found \&\& 0/'
+	plant locktorture-verdict-detects scripts/check/verdict.sh 's/!\/Fail: 0( |\$)\/ \&\& !found/!found \&\& 0/'
 	# The start line looked for at the end of a pipe (pipefail's trap).
-	plant locktorture-verdict-detects scripts/verdict.sh 's/if ! grep -a -q -F "\$type-torture:--- Start of test" "\$@" 2>\/dev\/null; then/if ! cat "$@" | grep -a -q -F "$type-torture:--- Start of test"; then/'
+	plant locktorture-verdict-detects scripts/check/verdict.sh 's/if ! grep -a -q -F "\$type-torture:--- Start of test" "\$@" 2>\/dev\/null; then/if ! cat "$@" | grep -a -q -F "$type-torture:--- Start of test"; then/'
 	# ping_bench_verdict that takes any summary for an exact counter, or
 	# no longer checks the uncontended runs.
-	plant ping-bench-verdict-detects scripts/verdict.sh 's/if (b\[1\] == b\[3\]) ok = 1/ok = 1/'
-	plant ping-bench-verdict-detects scripts/verdict.sh 's/if (rc != "0") why = /if (0) why = /'
-	plant ping-bench-verdict-detects scripts/verdict.sh 's/ && !nosys) why/ \&\& 0) why/'
-	plant lava-verdict-detects scripts/verdict.sh 's/for (c in want) if (!(c in seen))/for (c in want) if (0)/'
-	plant lava-verdict-detects scripts/verdict.sh 's/else if (\$4 != "skip" || !(\$3 in allowed))/else if ($4 != "skip")/'
-	plant verdict-detects scripts/verdict.sh 's/} else if (m == "ok" \&\& (desc in inner)) {/} else if (0) {/'
-	plant lava-verdict-detects scripts/verdict.sh 's/if (p\[2\] == "-") want\[lava(p\[1\])\] = 1/if (p[2] == "-") continue/'
+	plant ping-bench-verdict-detects scripts/check/verdict.sh 's/if (b\[1\] == b\[3\]) ok = 1/ok = 1/'
+	plant ping-bench-verdict-detects scripts/check/verdict.sh 's/if (rc != "0") why = /if (0) why = /'
+	plant ping-bench-verdict-detects scripts/check/verdict.sh 's/ && !nosys) why/ \&\& 0) why/'
+	plant lava-verdict-detects scripts/check/verdict.sh 's/for (c in want) if (!(c in seen))/for (c in want) if (0)/'
+	plant lava-verdict-detects scripts/check/verdict.sh 's/else if (\$4 != "skip" || !(\$3 in allowed))/else if ($4 != "skip")/'
+	plant verdict-detects scripts/check/verdict.sh 's/} else if (m == "ok" \&\& (desc in inner)) {/} else if (0) {/'
+	plant lava-verdict-detects scripts/check/verdict.sh 's/if (p\[2\] == "-") want\[lava(p\[1\])\] = 1/if (p[2] == "-") continue/'
 	plant futex-lava-detects lava/futex-lava.sh 's/ || (d in inner)//'
 	plant futex-lava-detects lava/kernel-log-badness 's/^WARNING|WARNING:|/WARNING|/'
 	plant futex-lava-detects lava/futex-lava.sh 's/ grep -v -E "\${ignore:-^\\\$}" / cat /'
 	# An allowed skip taken for any reason the test gives; a LAVA result
 	# outside the expected list, or an allowed skip's reason, not judged.
-	plant verdict-detects scripts/verdict.sh 's/else if (why\[c\] !~ ("^(" said\[k\] ")\$"))/else if (0)/'
-	plant lava-verdict-detects scripts/verdict.sh 's/if (!(\$3 in known)) printf/if (0) printf/'
-	plant lava-verdict-detects scripts/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
+	plant verdict-detects scripts/check/verdict.sh 's/else if (why\[c\] !~ ("^(" said\[k\] ")\$"))/else if (0)/'
+	plant lava-verdict-detects scripts/check/verdict.sh 's/if (!(\$3 in known)) printf/if (0) printf/'
+	plant lava-verdict-detects scripts/check/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
 	# bench-table.sh leaves out a run that has no value.
-	plant bench-table-drops-nothing scripts/bench-table.sh 's/^\t\t\t\t\tunparsed+=(.*/\t\t\t\t\ttrue/'
+	plant bench-table-drops-nothing scripts/bench/bench-table.sh 's/^\t\t\t\t\tunparsed+=(.*/\t\t\t\t\ttrue/'
 	# KERNEL_SRC ignored once work/linux exists; make check deleting
 	# work/check before a bad KERNEL_SRC is refused.
-	plant pathlen-table-drops-nothing scripts/bench-pathlen-table.sh 's/^\t\t\t\tunparsed+=(.*/\t\t\t\ttrue/'
-	plant pathlen-table-drops-nothing scripts/bench-pathlen-table.sh 's/^\tprintf .ERROR: %s values in.*/\texit 0/'
-	plant bad-input-is-refused scripts/queue.sh 's/^elif \[ -n "\${KERNEL_SRC:-}" \] \&\& ! base_is_wanted; then$/elif false; then/'
-	plant bad-input-is-refused scripts/check.sh 's/^check_kernel_src$/true/'
+	plant pathlen-table-drops-nothing scripts/bench/bench-pathlen-table.sh 's/^\t\t\t\tunparsed+=(.*/\t\t\t\ttrue/'
+	plant pathlen-table-drops-nothing scripts/bench/bench-pathlen-table.sh 's/^\tprintf .ERROR: %s values in.*/\texit 0/'
+	plant bad-input-is-refused scripts/queue/queue.sh 's/^elif \[ -n "\${KERNEL_SRC:-}" \] \&\& ! base_is_wanted; then$/elif false; then/'
+	plant bad-input-is-refused scripts/check/check.sh 's/^check_kernel_src$/true/'
 	# The closing count takes a program's exit status for a case.
 	plant summary-counts-kinds scripts/check/runner.sh 's/ \&\& !\/^selftest \[^:\]+: (exit status|did not run|not in the test directory)\/ {$/ {/'
 	# A message without To: among others with it taken for mailable (the
@@ -1581,15 +1581,15 @@ t_planted() {
 	plant mail-verdict-detects scripts/check/steps/static.sh 's/{ if (h != "") print h; h = \$0 }/{ print; h = "" }/'
 	plant mail-verdict-detects scripts/check/steps/static.sh "s/grep -i -E '^(To|Cc|Bcc):' |/cat |/"
 	# A model check that dies without a verdict goes unseen.
-	plant model-tally scripts/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
-	plant model-tally scripts/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
+	plant model-tally scripts/check/model.sh 's/^\t0) pass "variant \$name, \$desc.*/\t0) ;;/'
+	plant model-tally scripts/check/model.sh 's/^\tnchecks=\$((nchecks + 1))$//'
 	# The lock held for as long as something else lives (as when QEMU
 	# inherited its descriptor): a run killed with SIGKILL blocks the next.
 	plant workbench-lock scripts/lib.sh 's/owner=\$\$ ready got/owner=$PPID ready got/'
 	# A run killed while it waits: what waits for it takes the lock later.
 	plant workbench-lock scripts/lib.sh 's/^\t\t\t\t\tkill -0 "\$owner" 2>\/dev\/null || exit 1$/\t\t\t\t\ttrue/'
 	# vm.sh exits 130 on a Ctrl-C instead of dying by it.
-	plant guest-interrupt-stops-qemu scripts/vm.sh 's/^\tkill -s "\$1" "\$\$"$/\texit 130/'
+	plant guest-interrupt-stops-qemu scripts/guest/vm.sh 's/^\tkill -s "\$1" "\$\$"$/\texit 130/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'
@@ -1603,12 +1603,12 @@ t_planted() {
 	# make bench's peers rows taken without asking the library's counters.
 	plant peers-fallback-fails bench/peers.sh 's/\[ "\${n:-0}" -gt 0 \] \&\& return 0/return 0/'
 	# A KCSAN report whose line is not known taken for one elsewhere.
-	plant kcsan-verdict-detects scripts/kcsan-verdict.sh 's/^\t\t\tunknown=1$/\t\t\tunknown=0/'
+	plant kcsan-verdict-detects scripts/check/kcsan-verdict.sh 's/^\t\t\tunknown=1$/\t\t\tunknown=0/'
 	# Fault injection judged by the programs' exit alone: no fault
 	# injected, or a leak, taken for a pass.
-	plant failfutex-verdict-detects scripts/verdict.sh 's/if \[ -n "\$n" \] \&\& \[ "\$n" -gt 0 \]; then/if true; then/'
-	plant failfutex-verdict-detects scripts/verdict.sh 's/pass\\t. "\$tsv" \&\& \[ -f "\$leak" \] \&\& \[ ! -s "\$leak" \]; then/pass\\t" "$tsv"; then/'
-	plant stale-worktree-is-repaired scripts/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
+	plant failfutex-verdict-detects scripts/check/verdict.sh 's/if \[ -n "\$n" \] \&\& \[ "\$n" -gt 0 \]; then/if true; then/'
+	plant failfutex-verdict-detects scripts/check/verdict.sh 's/pass\\t. "\$tsv" \&\& \[ -f "\$leak" \] \&\& \[ ! -s "\$leak" \]; then/pass\\t" "$tsv"; then/'
+	plant stale-worktree-is-repaired scripts/queue/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step

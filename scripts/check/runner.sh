@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# runner.sh: make check's runner, sourced by scripts/check.sh. It reads
+# runner.sh: make check's runner, sourced by scripts/check/check.sh. It reads
 # the table of steps (scripts/check/table.sh) and runs each step as the
 # table says: in the foreground, in the background, as a pair of guest
 # boots side by side, or waits for a background step; it prints a SKIP
@@ -246,8 +246,8 @@ outside_workbench() {
 }
 has_model() {
 	[ -z "${FUTEX_WORKBENCH_TEST:-}" ] || return 1
-	[ ! -x "$TOP/scripts/model.sh" ] || return 0
-	left_out "model of the PING word protocol" "no scripts/model.sh"
+	[ ! -x "$TOP/scripts/check/model.sh" ] || return 0
+	left_out "model of the PING word protocol" "no scripts/check/model.sh"
 	return 1
 }
 has_commits() {

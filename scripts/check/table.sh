@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# table.sh: the steps of make check, in the order they run; scripts/check.sh
+# table.sh: the steps of make check, in the order they run; scripts/check/check.sh
 # runs them (run_steps, scripts/check/runner.sh), and docs/check.md lists
 # them (the workbench's steps-table-is-documented holds the two together).
 # Each step's function is in scripts/check/steps/.
@@ -19,7 +19,7 @@
 #   FATAL     the run ends at once with "ERROR: FATAL" if the step fails, or -
 #   LEFT_OUT  what make check and make check-planted say they left out, for a
 #             step they do not run (one SKIP line for the rows that share it), or -
-# shellcheck disable=SC2154 # tdir, tdir32: scripts/check.sh's
+# shellcheck disable=SC2154 # tdir, tdir32: scripts/check/check.sh's
 
 # The LEFT_OUT lines.
 skip_bisect="every patch built (the bisect kernel, selftests, perf, ping_bench)"

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # bisect.sh: make check-bisect's step.
-# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check.sh
+# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check/check.sh
 
 # Bisectability (make check-bisect): every patch builds, and so do the
 # selftests, ping_bench and perf at the patches that change them, warnings
@@ -15,7 +15,7 @@
 # with errexit), so a failed checkout cannot pass as the previous build.
 build_each() {
 	local whole=$1 c name files built='' note bcommits targets made
-	"$TOP/scripts/queue.sh" "$bisect_src" >"$out/queue-bisect.txt"
+	"$TOP/scripts/queue/queue.sh" "$bisect_src" >"$out/queue-bisect.txt"
 	mapfile -t bcommits <"$out/queue-bisect.txt"
 	for c in "${bcommits[@]}"; do
 		name=${c#* }
@@ -27,7 +27,7 @@ build_each() {
 		[ "$whole" = 1 ] || targets=$(compile_targets "$bisect_src" <<<"$files")
 		if [ -n "$built" ] && kernel_unchanged <<<"$files"; then
 			note="kernel unchanged"
-		elif ! BUILD_TARGETS=$targets "$TOP/scripts/build-kernel.sh" bisect "$bisect_src" "$bisect" >/dev/null; then
+		elif ! BUILD_TARGETS=$targets "$TOP/scripts/build/build-kernel.sh" bisect "$bisect_src" "$bisect" >/dev/null; then
 			record FAIL "build: $name" "kernel${targets:+ ($targets)}, log: $bisect/build.log"
 			return 1
 		else
@@ -36,19 +36,19 @@ build_each() {
 		fi
 		built=1
 		if grep -q '^tools/testing/selftests/futex/' <<<"$files" &&
-			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" selftests; then
+			! "$TOP/scripts/build/build-tools.sh" "$bisect_src" "$bisect_tools" selftests; then
 			record FAIL "build: $name" "selftests"
 			return 1
 		fi
 		grep -q '^tools/testing/selftests/futex/' <<<"$files" && made=1
 		if grep -q '^tools/testing/futex/' <<<"$files" &&
-			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" ping_bench; then
+			! "$TOP/scripts/build/build-tools.sh" "$bisect_src" "$bisect_tools" ping_bench; then
 			record FAIL "build: $name" "ping_bench"
 			return 1
 		fi
 		grep -q '^tools/testing/futex/' <<<"$files" && made=1
 		if grep -q -E '^tools/(perf|include)/' <<<"$files" &&
-			! "$TOP/scripts/build-tools.sh" "$bisect_src" "$bisect_tools" perf; then
+			! "$TOP/scripts/build/build-tools.sh" "$bisect_src" "$bisect_tools" perf; then
 			record FAIL "build: $name" "perf"
 			return 1
 		fi

@@ -2,7 +2,7 @@
 # boots.sh: the boots of the debug kernel that run the futex selftests,
 # ping_bench, pingmutex, ping_fuzz, locktorture and fault injection; and
 # guest_run, which every virtme-ng boot of a step goes through.
-# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check.sh
+# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check/check.sh
 
 # guest_run NAME LOG VM_ARGS... -- CMD...: boot the debug kernel and run
 # CMD; a time-out, a panic or a guest that ends early is a failure, named
@@ -13,7 +13,7 @@
 guest_run() {
 	local name=$1 log=$2 rc=0
 	shift 2
-	"$TOP/scripts/vm.sh" "$@" >"$log.out" 2>&1 || rc=$?
+	"$TOP/scripts/guest/vm.sh" "$@" >"$log.out" 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		record FAIL "guest run: $name" "$(grep -m 1 '^ERROR' "$log.out" || echo "vm.sh exit $rc")"
 		tail -n 5 "$log.out" >&2
@@ -81,7 +81,7 @@ fuzz_check() { # fuzz_check DIR LABEL
 
 # lava_boot NAME DIR VAR=VALUE...: the x86_64 LAVA job of lava/ that the
 # variables make (LAVA_PROXY_EXEC, LAVA_CPUS, LAVA_PROGRAMS, LAVA_TORTURE:
-# scripts/lava.sh) under lava-run on this kernel and the static
+# scripts/lab/lava.sh) under lava-run on this kernel and the static
 # selftests, in DIR: its log DIR/run/job.log, its results
 # DIR/results/results.tsv, the guest's console DIR/results/console-job.txt.
 # A boot from the LAVA ramdisk (busybox) takes a fraction of a virtme-ng
@@ -90,7 +90,7 @@ lava_boot() {
 	local name=$1 d=$2
 	shift 2
 	mkdir -p "$d"
-	if ! env "$@" LAVA_RUN_TIMEOUT="${SELFTEST_TIMEOUT:-1800}" "$TOP/scripts/lava.sh" check "$kernel" \
+	if ! env "$@" LAVA_RUN_TIMEOUT="${SELFTEST_TIMEOUT:-1800}" "$TOP/scripts/lab/lava.sh" check "$kernel" \
 		"$static_tools" "$d" >"$d/lava.out" 2>&1; then
 		record FAIL "lava-run: $name" "$(grep -m 1 '^  lava-run: [0-9]' "$d/lava.out" | sed 's/^ *lava-run: //'), log: $d/run/job.log"
 		# The guest's last words, where a boot that never reached its

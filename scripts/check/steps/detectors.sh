@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # detectors.sh: the boots that plant faults, which the verdict functions
 # must judge red.
-# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check.sh
+# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check/check.sh
 
 # The detectors are trusted only once seen to fire: a hung guest, and two
 # boots with planted faults whose evidence the same verdict functions as
@@ -20,7 +20,7 @@ expect_red() {
 hung_guest() {
 	# Fires while the guest still boots or once it sleeps: the same
 	# timeout ends both.
-	if "$TOP/scripts/vm.sh" -t 30 -a kmemleak=off "$kernel" "$out/vm-hang.log" -- sleep 600 \
+	if "$TOP/scripts/guest/vm.sh" -t 30 -a kmemleak=off "$kernel" "$out/vm-hang.log" -- sleep 600 \
 		2>"$out/vm-hang.err" || ! grep -q 'did not finish within 30s' "$out/vm-hang.err"; then
 		record FAIL "detector fires: hung guest"
 		cat "$out/vm-hang.err" >&2
@@ -36,7 +36,7 @@ hung_guest() {
 planted() {
 	local res=$WORK/guest/check-planted v
 	rm -rf "$res"
-	if "$TOP/scripts/vm.sh" -t 1200 -a kmemleak=off -a locktorture.torture_type=lock_busted \
+	if "$TOP/scripts/guest/vm.sh" -t 1200 -a kmemleak=off -a locktorture.torture_type=lock_busted \
 		-a locktorture.stat_interval=5 -a locktorture.nwriters_stress=2 "$kernel" "$out/planted.log" -- \
 		"$TOP/tests/guest-planted.sh" "$tdir" "$res" >"$out/planted.out" 2>&1 ||
 		! grep -q 'guest kernel panicked' "$out/planted.out"; then
@@ -71,7 +71,7 @@ planted_oops() {
 	local res=$WORK/guest/check-planted-oops v=$out/planted-oops.verdict
 	rm -rf "$res"
 	# Its own panic, at its end: not one of an oops plant (oops=panic).
-	if "$TOP/scripts/vm.sh" -t 600 -a kmemleak=off "$kernel" "$out/planted-oops.log" -- \
+	if "$TOP/scripts/guest/vm.sh" -t 600 -a kmemleak=off "$kernel" "$out/planted-oops.log" -- \
 		"$TOP/tests/guest-planted-oops.sh" "$res" >"$out/planted-oops.out" 2>&1 ||
 		! grep -q 'guest kernel panicked' "$out/planted-oops.out" || [ ! -e "$res/done" ] ||
 		! grep -a -q 'Kernel panic - not syncing: sysrq triggered crash' "$out/planted-oops.log"; then

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # kcsan.sh: make check-kcsan's steps.
-# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check.sh
+# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check/check.sh
 
 # KCSAN (make check-kcsan): the tip built as configs/kcsan.config (the
 # data-race detector in place of KASAN, which it excludes; lockdep kept),
@@ -12,7 +12,7 @@
 # watch one in 4000 to land there (docs/ping-fuzz.md); so dense a watch
 # from boot on slowed the boot until the hung-task detector fired. KCSAN's
 # own boot-time selftest must pass. A KCSAN report with an access on a
-# line the queue adds or changes fails (scripts/kcsan-verdict.sh); one
+# line the queue adds or changes fails (scripts/check/kcsan-verdict.sh); one
 # elsewhere is listed (NOTE, and in the summary) and does not; every
 # other kernel report fails as in make check.
 kcsan_boot() { # kcsan_boot PE
@@ -55,19 +55,19 @@ kcsan_boot() { # kcsan_boot PE
 			echo "FAIL KCSAN boot selftest: $(grep -m 1 'kcsan: selftest' "$log" || echo 'no result in the log')"
 		fi
 		splat_scan "KCSAN, sched_proxy_exec=$pe" "$log.other"
-		"$TOP/scripts/kcsan-verdict.sh" "$log" "$kbuild/vmlinux" "$src" "$BASE_TAG" HEAD
+		"$TOP/scripts/check/kcsan-verdict.sh" "$log" "$kbuild/vmlinux" "$src" "$BASE_TAG" HEAD
 	} >"$out/kcsan-pe$pe.verdict"
 	record_lines " (KCSAN, sched_proxy_exec=$pe)" <"$out/kcsan-pe$pe.verdict"
 	sed -n "s/^NOTE /  NOTE /p" "$out/kcsan-pe$pe.verdict"
 	sed -n "s/^NOTE \(.*\)/\1 (sched_proxy_exec=$pe)/p" "$out/kcsan-pe$pe.verdict" >>"$out/notes"
 }
 kcsan_build() {
-	if ! "$TOP/scripts/build-kernel.sh" kcsan "$src" "$kbuild" >/dev/null; then
+	if ! "$TOP/scripts/build/build-kernel.sh" kcsan "$src" "$kbuild" >/dev/null; then
 		record FAIL "build: KCSAN kernel" "log: $kbuild/build.log"
 		return 1
 	fi
 	record PASS "build: KCSAN kernel"
-	if ! "$TOP/scripts/build-tools.sh" "$src" "$tools" selftests ping_bench >"$out/tools.log" 2>&1; then
+	if ! "$TOP/scripts/build/build-tools.sh" "$src" "$tools" selftests ping_bench >"$out/tools.log" 2>&1; then
 		record FAIL "build: futex selftests and ping_fuzz" "log: $out/tools.log"
 		return 1
 	fi

@@ -2,7 +2,7 @@
 # static.sh: the checks that need no guest, run while the debug kernel
 # builds: checkpatch, every series mailed to a stand-in (git send-email
 # and b4), every LAVA job against the schema.
-# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check.sh
+# shellcheck disable=SC2154 # out, tally, src, tools...: set by scripts/check/check.sh
 
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") fires for every new
 # file; instead, every file a patch adds must have a maintainer entry.
@@ -68,7 +68,7 @@ mail_verdict() {
 	fi
 }
 
-# Every series can be mailed: scripts/send.sh sends it through a sendmail
+# Every series can be mailed: scripts/queue/send.sh sends it through a sendmail
 # stand-in that keeps the messages. One message per file of the series,
 # each To someone MAINTAINERS names, none to the workbench's own identity
 # (the patches' author) or to the committer of the base import.
@@ -81,7 +81,7 @@ mailable() {
 		n=${d##*/}
 		rm -rf "$out/mail/$n"
 		mkdir -p "$out/mail/$n"
-		if ! MAILDIR=$out/mail/$n SEND=1 SENDMAIL=$stub KERNEL_TREE=$src "$TOP/scripts/send.sh" "$n" \
+		if ! MAILDIR=$out/mail/$n SEND=1 SENDMAIL=$stub KERNEL_TREE=$src "$TOP/scripts/queue/send.sh" "$n" \
 			--from="make check <make-check@localhost.invalid>" >"$out/mail/$n.log" 2>&1; then
 			record FAIL "mailable: $n" "send.sh failed, log: $out/mail/$n.log"
 			tail -n 5 "$out/mail/$n.log" | sed 's/^/       /'
@@ -97,9 +97,9 @@ mailable() {
 lava_schema() {
 	local v bad=$out/lava/planted-invalid.yaml
 	mkdir -p "$out/lava"
-	"$TOP/scripts/lava.sh" validate | record_lines ""
+	"$TOP/scripts/lab/lava.sh" validate | record_lines ""
 	sed 's/^    method: qemu$/    method: qemu-typo/' "$WORK/lava/validate/futex-debug-x86_64.yaml" >"$bad"
-	v=$(/usr/bin/python3 "$TOP/scripts/lava-validate.py" "$bad" || true)
+	v=$(/usr/bin/python3 "$TOP/scripts/lab/lava-validate.py" "$bad" || true)
 	if grep -q '^FAIL lava job planted-invalid.yaml' <<<"$v"; then
 		record PASS "detector fires: an invalid LAVA job"
 	else
@@ -108,7 +108,7 @@ lava_schema() {
 }
 
 
-# b4_mailable: every series as b4 would send it (scripts/b4-send.sh, b4
+# b4_mailable: every series as b4 would send it (scripts/queue/b4-send.sh, b4
 # send -o: written, not sent): one message per patch and the cover letter,
 # each with a To:, none to the workbench's identity.
 b4_mailable() {
@@ -125,7 +125,7 @@ b4_mailable() {
 		"$(series_patches "$(series_dirs | head -n 1)" | head -n 1)" | sed 's/.*<\(.*\)>.*/\1/')
 	if ! GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=/bin/false \
 		GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1="$me" \
-		QUEUE=$out/queue.txt "$TOP/scripts/b4-send.sh" all --no-sign --not-me-too -o "$out/b4" \
+		QUEUE=$out/queue.txt "$TOP/scripts/queue/b4-send.sh" all --no-sign --not-me-too -o "$out/b4" \
 		>"$out/b4.log" 2>&1; then
 		record FAIL "mailable (b4)" "b4-send.sh failed, log: $out/b4.log"
 		tail -n 5 "$out/b4.log" | sed 's/^/       /'

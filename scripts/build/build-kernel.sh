@@ -11,7 +11,7 @@
 # targets of the configured tree instead of the image (a compile check),
 # and prints nothing.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 flavour=${1:?usage: build-kernel.sh FLAVOUR SRC OUT}
 src=$(cd "${2:?}" && pwd)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # b4-send.sh NN-topic|all [b4 send options]: send series of patches/ with
-# b4 instead of git send-email (scripts/send.sh). A scratch clone of the
+# b4 instead of git send-email (scripts/queue/send.sh). A scratch clone of the
 # base (work/b4/repo) gets every series applied with git am from patches/,
 # so that b4 sends exactly what is exported: each series on a branch
 # b4/NN-topic whose b4 base is the series before it, its cover letter as
@@ -14,7 +14,7 @@
 # (FILE: queue.sh's output, "<commit> <series>/<patch>" per patch, as
 # make check keeps it): their commits are used instead of applying again.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 1 ] || usage_error "usage: b4-send.sh NN-topic|all [b4 send options]"
 name=$1

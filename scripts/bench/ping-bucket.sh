@@ -10,7 +10,7 @@
 # number of sleepers. Raw files: $RESULTS/ping-bucket/raw/, the table:
 # $RESULTS/ping-bucket/table.txt, guest consoles: $WORK/ping-bucket-logs/.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 2 ] || usage_error "usage: ping-bucket.sh PARENT_SRC PATCHED_SRC [RUNS]"
 declare -A src
@@ -25,7 +25,7 @@ mkdir -p "$out/raw" "$logs"
 
 for k in parent patched; do
 	step "lock statistics kernel of the $k tree (${src[$k]})" \
-		"$TOP/scripts/build-kernel.sh" lockstat "${src[$k]}" "$WORK/build-lockstat-bucket-$k"
+		"$TOP/scripts/build/build-kernel.sh" lockstat "${src[$k]}" "$WORK/build-lockstat-bucket-$k"
 	step_failed && die "the $k lock statistics kernel did not build"
 done
 prog=$WORK/ping-bucket
@@ -33,7 +33,7 @@ gcc -O2 -Wall -Werror -static -pthread -o "$prog" "$TOP/bench/ping-bucket.c" || 
 
 boot() {
 	local k=$1 r=$2
-	"$TOP/scripts/vm.sh" -t 1800 "$WORK/build-lockstat-bucket-$k/arch/x86/boot/bzImage" \
+	"$TOP/scripts/guest/vm.sh" -t 1800 "$WORK/build-lockstat-bucket-$k/arch/x86/boot/bzImage" \
 		"$logs/$k.$r.log" -- "$TOP/tests/guest-ping-bucket.sh" "$prog" "$out/raw" "$k.$r"
 }
 for ((r = 1; r <= runs; r++)); do

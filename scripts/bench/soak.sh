@@ -13,11 +13,11 @@
 #                      (docs/ping-fuzz.md); SOAK_FUZZ_ARGS= puts it back
 #
 # Fails if a run failed, a guest did not finish, or a kernel log has a
-# report (scripts/verdict.sh's splat_scan).
+# report (scripts/check/verdict.sh's splat_scan).
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/verdict.sh
-. "$TOP/scripts/verdict.sh"
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/check/verdict.sh
+. "$TOP/scripts/check/verdict.sh"
 
 dur=${DURATION:-3600}
 run=${SOAK_RUN:-300}
@@ -53,7 +53,7 @@ mkdir -p "$res"
 soak_one() { # soak_one PE
 	local pe=$1 g=$WORK/guest/soak-pe$1
 	rm -rf "$g"
-	"$TOP/scripts/vm.sh" -t $((dur + 900)) -a sched_proxy_exec="$pe" -a panic_on_warn=1 \
+	"$TOP/scripts/guest/vm.sh" -t $((dur + 900)) -a sched_proxy_exec="$pe" -a panic_on_warn=1 \
 		-a kmemleak=off "$kernel" "$res/console-pe$pe.log" -- \
 		"$TOP/tests/guest-soak.sh" "$fuzz" "$g" "$dur" "$run" "${fuzz_args[@]}" >"$res/vm-pe$pe.out" 2>&1
 }

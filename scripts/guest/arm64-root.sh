@@ -17,7 +17,7 @@
 # $CACHE/arm64-root, with the downloaded packages in
 # $CACHE/debootstrap-arm64; the stamp is written last.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 SUITE=bookworm
 root=$CACHE/arm64-root
@@ -66,7 +66,7 @@ ln -sf /bin/busybox "$root/usr/sbin/poweroff"
 
 # Mount points, which the first stage leaves as links to the host's (or
 # not at all), those virtme-ng's init binds files on, and the passwd and
-# group files of base-passwd. (scripts/vm.sh adds the directories of the
+# group files of base-passwd. (scripts/guest/vm.sh adds the directories of the
 # host that it shares.)
 for d in proc sys dev run tmp opt srv mnt etc/lvm; do
 	[ ! -L "$root/$d" ] || rm -f "$root/$d"

@@ -6,7 +6,7 @@
 # finding against the code still has its counterexample. Prints one
 # PASS/FAIL line per check and exits non-zero if any check fails.
 #
-# Usage: scripts/model.sh [--quick|--full]
+# Usage: scripts/check/model.sh [--quick|--full]
 #   --quick	skip the N=4 search
 #   --full	N=4 with the timeout too, and liveness with two rounds per
 #		thread (the default: 32 verdicts from 24 checks, 6 minutes
@@ -20,7 +20,7 @@
 
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # lib.sh gives die and the work/ layout; without it (the script copied
 # out of the workbench) a temporary directory does.
 if [ -f "$TOP/scripts/lib.sh" ]; then

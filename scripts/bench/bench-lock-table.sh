@@ -10,7 +10,7 @@
 # run lacks or holds twice is named, not averaged over. BENCH_RAW and
 # BENCH_OUT as for bench-table.sh.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 name=${1:?usage: bench-lock-table.sh NAME}
 raw=${BENCH_RAW:-$RESULTS/$name/raw}

@@ -2,7 +2,7 @@
 # fetch-base.sh DEST: download Debian's linux-source-7.3 package (pinned
 # version and sha256, cached) and unpack its kernel source into DEST.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 1 ] || usage_error "usage: fetch-base.sh DEST"
 dest=$1
@@ -29,10 +29,10 @@ fi
 # superseded backports): the pin in lib.sh must move on.
 gone="Unable to locate package|Version '.*' for '.*' was not found|Can't find a source to download"
 if [ ! -f "$deb" ]; then
-	if ! (cd "$dl" && "$TOP/scripts/apt-private.sh" -q download "$BASE_PKG=$BASE_VER") \
+	if ! (cd "$dl" && "$TOP/scripts/setup/apt-private.sh" -q download "$BASE_PKG=$BASE_VER") \
 		>"$dl/download.log" 2>&1; then
 		if grep -q -E "$gone" "$dl/download.log"; then
-			die "apt-get download $BASE_PKG=$BASE_VER failed: that version is no longer in the Debian archive; re-pin: set BASE_VER, BASE_SHA256 and BASE_FILES in scripts/lib.sh to a version that 'scripts/apt-private.sh madison $BASE_PKG' lists"
+			die "apt-get download $BASE_PKG=$BASE_VER failed: that version is no longer in the Debian archive; re-pin: set BASE_VER, BASE_SHA256 and BASE_FILES in scripts/lib.sh to a version that 'scripts/setup/apt-private.sh madison $BASE_PKG' lists"
 		fi
 		tail -n 5 "$dl/download.log" >&2
 		die "apt-get download $BASE_PKG=$BASE_VER failed (log: $dl/download.log)"

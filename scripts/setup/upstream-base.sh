@@ -7,7 +7,7 @@
 # (a clone of the stable tree, say). Prints one line per file and exits 1
 # if any differs, 2 on bad input.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 case $# in 1 | 2) ;; *) usage_error "usage: upstream-base.sh UPSTREAM [REF]" ;; esac
 up=$1 ref=${2:-v7.3.4}

@@ -8,9 +8,9 @@
 # results/NAME/pathlen-ministat.txt and the values to
 # results/NAME/pathlen.tsv. BENCH_RAW and BENCH_OUT as for bench-table.sh.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/bench-lib.sh
-. "$TOP/scripts/bench-lib.sh"
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/bench/bench-lib.sh
+. "$TOP/scripts/bench/bench-lib.sh"
 
 name=${1:?usage: bench-pathlen-table.sh NAME}
 raw=${BENCH_RAW:-$RESULTS/$name/raw}

@@ -19,8 +19,8 @@
 #
 # BENCH_RAW and BENCH_OUT as for bench-table.sh.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/bench-lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
 name=${1:?usage: bench-ping-table.sh NAME}

@@ -9,14 +9,14 @@
 # (format cpio.newc, overlays: lava), so it needs no C library and no
 # block device.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 arch=${1:?usage: lava-ramdisk.sh ARCH TOOLS OUT}
 tools=$(cd "${2:?}" && pwd)
 out=${3:?}
 case $arch in
 x86_64) bb=/bin/busybox ;;
-arm64) bb=$("$TOP/scripts/arm64-root.sh")/usr/bin/busybox ;;
+arm64) bb=$("$TOP/scripts/guest/arm64-root.sh")/usr/bin/busybox ;;
 *) die "lava-ramdisk.sh: ARCH x86_64 or arm64, not $arch" ;;
 esac
 [ -x "$bb" ] || die "no static busybox at $bb (make setup)"

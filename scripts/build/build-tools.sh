@@ -13,7 +13,7 @@
 # statically (for the busybox ramdisk of the LAVA jobs, which has no C
 # library).
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(cd "${1:?usage: build-tools.sh SRC OUT [selftests] [selftests32] [perf] [ping_bench] [pingmutex]}" && pwd)
 mkdir -p "${2:?}"
@@ -40,7 +40,7 @@ build_selftests() {
 	# static one built from trixie's source. The Makefile adds a bare
 	# -lnuma, so its paths come through lib.mk's USERCFLAGS and
 	# USERLDFLAGS.
-	numa_pc=$("$TOP/scripts/libnuma.sh" ${5:+"$5"})
+	numa_pc=$("$TOP/scripts/setup/libnuma.sh" ${5:+"$5"})
 	# -Werror: a warning in a test is a build failure, as for perf.
 	# CFLAGS comes from the environment because the selftest Makefiles
 	# append to it (a command-line CFLAGS would replace their flags).

@@ -185,7 +185,7 @@ selftest_verdict() {
 # the LAVA guest's script reads too. Each finding is classified, so that a
 # planted lockdep report is known to be seen as one and not merely as
 # "some WARNING".
-badness_file=$(dirname "${BASH_SOURCE[0]}")/../lava/kernel-log-badness
+badness_file=$(dirname "${BASH_SOURCE[0]}")/../../lava/kernel-log-badness
 mapfile -t splat_classes < <(grep -v -e '^#' -e '^$' -e '^ignore|' "$badness_file")
 splat_ignore=$(sed -n 's/^ignore|//p' "$badness_file")
 # What the specific classes match: WARNING and BUG are named only for
@@ -315,7 +315,7 @@ fuzz_verdict() {
 }
 
 # failfutex_verdict RESULTS_DIR: judge the fault-injection job of lava/
-# (futex-lava.sh failfutex) from scripts/lava-results.py's RESULTS_DIR:
+# (futex-lava.sh failfutex) from scripts/lab/lava-results.py's RESULTS_DIR:
 # faults must have been injected (failfutex_injected, a count above 0),
 # kmemleak must have reported nothing (kmemleak_clean, and its report,
 # raw/job.kmemleak.txt, empty), and no other result may fail (a stress
@@ -351,7 +351,7 @@ failfutex_verdict() {
 }
 
 # lava_verdict RESULTS_TSV JOB_LOG EXPECTED SKIPS CONSOLE: judge a LAVA
-# job of lava/ (scripts/lava-results.py's results.tsv of it, its log, and
+# job of lava/ (scripts/lab/lava-results.py's results.tsv of it, its log, and
 # the guest's console): the job must have completed, every case of
 # EXPECTED must be a result (named as lava/futex-lava.sh names it:
 # PROGRAM_CASE, every character outside [-_a-zA-Z0-9] an underscore), and

@@ -5,7 +5,7 @@
 # so they test the exported queue, not unexported work in $LINUX.
 # Prints "<commit> <series>/<patch file>" per applied patch.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	usage_error "usage: queue.sh DIR [N]"
@@ -17,13 +17,13 @@ case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
 check_kernel_src
 lock_workbench
 if [ ! -d "$LINUX/.git" ]; then
-	"$TOP/scripts/tree.sh" >&2
+	"$TOP/scripts/queue/tree.sh" >&2
 elif [ -n "${KERNEL_SRC:-}" ] && ! base_is_wanted; then
 	# KERNEL_SRC names another base than the tree's: make the tree again
 	# (tree.sh refuses if that would lose work not in patches/).
 	printf '  %s was made from %s; KERNEL_SRC asks for %s: making it again\n' "$LINUX" \
 		"$(git -C "$LINUX" config futex.base || echo "the download")" "$(base_wanted)" >&2
-	"$TOP/scripts/tree.sh" >&2
+	"$TOP/scripts/queue/tree.sh" >&2
 fi
 
 # is_our_worktree: DIR is a worktree of $LINUX as it is now. A DIR deleted

@@ -5,7 +5,7 @@
 # mirror is the one the system already uses. The queries of apt-cache work
 # too: "apt-private.sh madison linux-source-7.3" lists the versions there.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 APT=$CACHE/apt
 mkdir -p "$APT/lists/partial" "$APT/archives/partial"

@@ -7,7 +7,7 @@
 #
 # ARCH=arm64: KERNEL is an arm64 Image, booted in an emulated arm64
 # machine (qemu-system-aarch64, TCG) on the Debian arm64 root of
-# scripts/arm64-root.sh; of this machine's files the guest sees only
+# scripts/guest/arm64-root.sh; of this machine's files the guest sees only
 # $WORK/guest and $RESULTS (writable) and each DIR given with -r (read
 # only), at the same paths.
 #
@@ -17,7 +17,7 @@
 # otherwise TCG. The choice is printed, with its reason.
 # shellcheck disable=SC2317 # functions called from the traps
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 timeout=600 cpus=2 memory=${VM_MEMORY:-4G}
 args=() qopts=()
@@ -66,7 +66,7 @@ x86_64) ;;
 arm64)
 	# The directories it shares need mount points in the (read-only)
 	# root: made in the cached root, one empty directory each.
-	root=$("$TOP/scripts/arm64-root.sh")
+	root=$("$TOP/scripts/guest/arm64-root.sh")
 	for d in "$WORK/guest" "$RESULTS" "${rodirs[@]}"; do
 		mkdir -p "$root$d"
 	done

@@ -7,9 +7,9 @@
 # results/NAME/ministat.txt. BENCH_RAW and BENCH_OUT override the raw
 # directory read and the directory written (make bench stages a run there).
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/bench-lib.sh
-. "$TOP/scripts/bench-lib.sh"
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/bench/bench-lib.sh
+. "$TOP/scripts/bench/bench-lib.sh"
 
 name=${1:?usage: bench-table.sh NAME}
 rows=$TOP/bench/$name.rows

@@ -28,9 +28,9 @@
 # summary names the mode.
 # shellcheck disable=SC2317 # functions called through step and trap
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/verdict.sh
-. "$TOP/scripts/verdict.sh"
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/check/verdict.sh
+. "$TOP/scripts/check/verdict.sh"
 
 t_start=$(date +%s)
 mode=full

@@ -16,7 +16,7 @@
 # tree whose MAINTAINERS and get_maintainer.pl are used (default:
 # work/linux).
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 1 ] || usage_error "usage: send.sh NN-topic [git send-email options]"
 name=$1

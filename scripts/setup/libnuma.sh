@@ -24,12 +24,12 @@
 # into their own prefix.
 #
 # Use with the selftests' lib.mk, whose Makefile adds a bare -lnuma:
-#   pc=$(scripts/libnuma.sh)
+#   pc=$(scripts/setup/libnuma.sh)
 #   PKG_CONFIG_PATH=$pc make -C .../selftests TARGETS=futex ... \
 #	USERCFLAGS="$(PKG_CONFIG_PATH=$pc pkg-config --cflags numa)" \
 #	USERLDFLAGS="$(PKG_CONFIG_PATH=$pc pkg-config --libs-only-L numa)"
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 NUMA_VER=2.0.19
 NUMA_DEB_VER=2.0.19-1
@@ -95,7 +95,7 @@ sha256() {
 # options) with our sources list, lists and caches on top: its -o options
 # come first, so ours win. In $DL, where apt-get source downloads.
 apt_src() {
-	(cd "$DL" && "$TOP/scripts/apt-private.sh" \
+	(cd "$DL" && "$TOP/scripts/setup/apt-private.sh" \
 		-o "Dir::Etc::SourceList=$SRC/sources.list" \
 		-o "Dir::State::Lists=$SRC/lists" \
 		-o "Dir::Cache::Archives=$SRC/archives" \
@@ -109,7 +109,7 @@ apt_src() {
 write_sources() {
 	local main=$CACHE/apt/sources.list line
 	if [ ! -s "$main" ]; then
-		logged "$LOGS/apt-private.log" "$TOP/scripts/apt-private.sh" policy ||
+		logged "$LOGS/apt-private.log" "$TOP/scripts/setup/apt-private.sh" policy ||
 			die "apt-private.sh failed (log: $LOGS/apt-private.log)"
 	fi
 	line=$(sed -n -E 's/^deb[[:space:]]+(.*[[:space:]]trixie[[:space:]]+main)[[:space:]]*$/deb-src \1/p' "$main")
@@ -133,7 +133,7 @@ if [ ! -f "$orig" ]; then
 	logged "$LOGS/apt-update.log" apt_src update ||
 		die "apt-get update of the private trixie deb-src list failed (log: $LOGS/apt-update.log)"
 	logged "$LOGS/apt-source.log" apt_src source --download-only --tar-only "numactl=$NUMA_DEB_VER" ||
-		die "apt-get source numactl=$NUMA_DEB_VER failed (log: $LOGS/apt-source.log); if trixie moved on, re-pin NUMA_* in scripts/libnuma.sh"
+		die "apt-get source numactl=$NUMA_DEB_VER failed (log: $LOGS/apt-source.log); if trixie moved on, re-pin NUMA_* in scripts/setup/libnuma.sh"
 	# The .dsc, when the mirror has it, must list the same tarball.
 	rm -f "$DL/$NUMA_DSC"
 	if apt_src source --download-only --dsc-only "numactl=$NUMA_DEB_VER" \

@@ -16,7 +16,7 @@
 # The new tree is made next to the old one, which is replaced only once the
 # base is in place: a failed download leaves work/linux as it was.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # Temporary files and directories, removed however the script ends.
 tmps=()
@@ -41,7 +41,7 @@ check_unexported() {
 	tmp=$(mktemp -d)
 	tmps+=("$tmp")
 	posted=$PATCHES
-	if ! PATCHES=$tmp/patches POSTED_DIR=$posted "$TOP/scripts/export.sh" >"$tmp/log" 2>&1; then
+	if ! PATCHES=$tmp/patches POSTED_DIR=$posted "$TOP/scripts/queue/export.sh" >"$tmp/log" 2>&1; then
 		cat "$tmp/log" >&2
 		die "cannot export $LINUX to compare it with patches/; fix it or FORCE=1 to discard"
 	fi
@@ -68,7 +68,7 @@ make_base() {
 		mkdir -p "$dir"
 		cp -a "$KERNEL_SRC/." "$dir/"
 	else
-		"$TOP/scripts/fetch-base.sh" "$dir"
+		"$TOP/scripts/setup/fetch-base.sh" "$dir"
 		# Debian's packaging appends "/*" to the top-level .gitignore,
 		# which would hide every new file from git status and git add.
 		n=$(grep -n '^# Debian packaging: ignore everything' "$dir/.gitignore" | cut -d: -f1)

@@ -35,7 +35,7 @@
 # SERIES="NN-topic ..." limits the run to some series (the base rows
 # always run); RUNS and PATHLEN_K are positive integers.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # Input first: nothing is built, booted or deleted for a typo.
 RUNS=${RUNS:-5}
@@ -174,7 +174,7 @@ bg_step() {
 	bg=
 }
 
-step "host set-up" "$TOP/scripts/setup.sh"
+step "host set-up" "$TOP/scripts/setup/setup.sh"
 ! step_failed || die "host set-up failed"
 
 # Leftovers of a run killed with SIGKILL (no trap ran).
@@ -185,8 +185,8 @@ done
 # perf has a worktree of its own, so that the kernel trees do not switch
 # back and forth between the queue's tip and their prefix.
 build_perf() {
-	"$TOP/scripts/queue.sh" "$WORK/src-tools" >/dev/null &&
-		"$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" perf
+	"$TOP/scripts/queue/queue.sh" "$WORK/src-tools" >/dev/null &&
+		"$TOP/scripts/build/build-tools.sh" "$WORK/src-tools" "$tools" perf
 }
 step "perf from the whole queue" build_perf
 ! step_failed || die "cannot build perf"
@@ -202,14 +202,14 @@ step "pathlen from bench/pathlen.c" build_pathlen
 
 # ping_bench, where the queue has it, and pingmutex/ (bench/NN-topic.sh
 # finds them beside perf/): against the queue's uapi headers.
-step "ping_bench and pingmutex from the whole queue" "$TOP/scripts/build-tools.sh" "$WORK/src-tools" "$tools" \
+step "ping_bench and pingmutex from the whole queue" "$TOP/scripts/build/build-tools.sh" "$WORK/src-tools" "$tools" \
 	ping_bench pingmutex
 ! step_failed || die "cannot build tools/testing/futex/ping_bench or pingmutex/"
 
 build_k() {
 	local k=$1
-	"$TOP/scripts/queue.sh" "$src" "$k" >/dev/null &&
-		"$TOP/scripts/build-kernel.sh" bench "$src" "$WORK/build-bench-$k" >/dev/null
+	"$TOP/scripts/queue/queue.sh" "$src" "$k" >/dev/null &&
+		"$TOP/scripts/build/build-kernel.sh" bench "$src" "$WORK/build-bench-$k" >/dev/null
 }
 for k in "${kernels[@]}"; do
 	step "bench kernel $k: ${names[$k]}" build_k "$k"
@@ -217,7 +217,7 @@ for k in "${kernels[@]}"; do
 		die "bench kernel $k (${names[$k]}) does not build"
 	[ -n "${needlock[$k]:-}" ] || continue
 	# $src still holds kernel k.
-	step "lock statistics kernel $k: ${names[$k]}" "$TOP/scripts/build-kernel.sh" lockstat \
+	step "lock statistics kernel $k: ${names[$k]}" "$TOP/scripts/build/build-kernel.sh" lockstat \
 		"$src" "$WORK/build-lockstat-$k"
 	! step_failed ||
 		die "lock statistics kernel $k (${names[$k]}) does not build"
@@ -261,7 +261,7 @@ guest_run() { # guest_run K RUN
 		fi
 	done
 	[ ${#cmd[@]} -gt 0 ] || return 0
-	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-bench-$k/arch/x86/boot/bzImage" \
+	"$TOP/scripts/guest/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-bench-$k/arch/x86/boot/bzImage" \
 		"$log" -- bash -c "${cmd[*]} true"
 }
 
@@ -313,7 +313,7 @@ variant_run() {
 	for a in ${variant_args[$v]}; do
 		vmargs+=(-a "$a")
 	done
-	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "${vmargs[@]}" \
+	"$TOP/scripts/guest/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "${vmargs[@]}" \
 		"$WORK/build-bench-$k/arch/x86/boot/bzImage" "$log" -- bash -c "${cmd[*]} true"
 }
 
@@ -330,7 +330,7 @@ pathlen_run() {
 		dests+=("$RESULTS/${names[$j]}/raw.new:$as")
 	done
 	[ ${#dests[@]} -gt 0 ] || return 0
-	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" -p 1 -q "$icount" \
+	"$TOP/scripts/guest/vm.sh" -t "${BENCH_TIMEOUT:-1800}" -p 1 -q "$icount" \
 		"$WORK/build-bench-$k/arch/x86/boot/bzImage" "$log" -- \
 		"$TOP/tests/guest-pathlen.sh" "$pathlen" "$PATHLEN_K" "$r" "${dests[@]}"
 }
@@ -353,7 +353,7 @@ lockstat_run() {
 			"$RESULTS/$n/raw.new" "$as.$r" "$((r - 1))" "&&")
 	done
 	[ ${#cmd[@]} -gt 0 ] || return 0
-	"$TOP/scripts/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-lockstat-$k/arch/x86/boot/bzImage" \
+	"$TOP/scripts/guest/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-lockstat-$k/arch/x86/boot/bzImage" \
 		"$log" -- bash -c "${cmd[*]} true"
 }
 
@@ -467,11 +467,11 @@ stage() {
 	provenance "$n" | sed -e "s|$TOP/||g" -e "s|$CACHE/|$(basename "$CACHE")/|g" >"$st/provenance.txt"
 	{
 		printf '%s: %s rounds, kernels booted in rotated order; %s\n' "$n" "$RUNS" "$desc"
-		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-table.sh" "$n"
-		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-pathlen-table.sh" "$n"
-		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-lock-table.sh" "$n"
-		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-ping-table.sh" "$n"
-		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench-peers-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-pathlen-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-lock-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-ping-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-peers-table.sh" "$n"
 	} >"$st/table.txt"
 }
 for n in "${dirs[@]}"; do

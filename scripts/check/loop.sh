@@ -13,9 +13,9 @@
 # work/guest/loop-pePROXY/N/, the console in work/loop-pePROXY.log.
 # Exit status 0 only if every run passed.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/verdict.sh
-. "$TOP/scripts/verdict.sh"
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/check/verdict.sh
+. "$TOP/scripts/check/verdict.sh"
 
 usage() { usage_error "usage: loop.sh [-n RUNS] [-p 0|1] [-b] [-3] PROGRAM..."; }
 runs=50 pe=1 build=0 bits=64
@@ -69,7 +69,7 @@ fi
 
 loop_runs() {
 	local rc=0 v secs i pattern passed=0 failed=0 allowed=$WORK/$loopname.skips
-	"$TOP/scripts/vm.sh" -t $((runs * 900)) -a sched_proxy_exec="$pe" -a panic_on_warn=1 \
+	"$TOP/scripts/guest/vm.sh" -t $((runs * 900)) -a sched_proxy_exec="$pe" -a panic_on_warn=1 \
 		-a kmemleak=off "$kernel" "$log" -- bash -c "$cmd" || rc=$?
 	cat "$TOP/tests/selftests.skips" >"$allowed"
 	[ "$pe" = 1 ] || cat "$TOP/tests/selftests-pe0.skips" >>"$allowed"

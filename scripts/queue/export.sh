@@ -11,7 +11,7 @@
 # vK+1 n/N]". POSTED_DIR (default: $PATCHES) is where the vK folders are
 # looked for.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 lock_workbench
 [ -d "$LINUX/.git" ] || die "$LINUX is not a git tree; run 'make tree' first"

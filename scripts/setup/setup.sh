@@ -4,16 +4,16 @@
 # apt configuration (its dependencies still come from Debian 12). Installs
 # only what is missing, so a second run costs a few dpkg queries.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 # procps: pgrep, with which vm.sh stops a guest on Ctrl-C. git-email (with
-# Mail::Address, and SASL and TLS for SMTP servers) and b4: scripts/send.sh
+# Mail::Address, and SASL and TLS for SMTP servers) and b4: scripts/queue/send.sh
 # and make check's mailable step. gcc-i686-linux-gnu: the i386 selftests
 # (not gcc-multilib, which Debian 12 will not install beside a cross
 # compiler); gcc-aarch64-linux-gnu, qemu-system-arm, debootstrap: the
 # arm64 guest.
 # lava-common (the job schema), lava-dispatcher (lava-run), lavacli,
-# python3-jinja2: the LAVA jobs (scripts/lava.sh). rt-tests, stress-ng,
+# python3-jinja2: the LAVA jobs (scripts/lab/lava.sh). rt-tests, stress-ng,
 # sysbench, memcached and libmemcached-tools: programs run unmodified on
 # PING through pingmutex/ (tests/guest-peers.sh).
 pkgs=(build-essential bc bison flex cpio rsync xz-utils zstd ccache
@@ -46,7 +46,7 @@ if ! command -v vng >/dev/null; then
 	dl=$CACHE/downloads
 	mkdir -p "$dl"
 	rm -f "$dl"/virtme-ng_*.deb
-	(cd "$dl" && "$TOP/scripts/apt-private.sh" -q download virtme-ng) >>"$log" 2>&1 ||
+	(cd "$dl" && "$TOP/scripts/setup/apt-private.sh" -q download virtme-ng) >>"$log" 2>&1 ||
 		die "apt-get download virtme-ng (trixie) failed (log: $log)"
 	deb=$(ls "$dl"/virtme-ng_*.deb)
 	printf '  installing: %s\n' "${deb##*/}"

@@ -5,7 +5,7 @@
 #   jobs (make lava): build the tip of the queue as the debug and the bench
 #       kernel for x86_64 and arm64, the statically linked selftests,
 #       ping_bench and perf, and each architecture's busybox ramdisk
-#       (scripts/lava-ramdisk.sh); copy them to work/lava/artifacts/; render
+#       (scripts/lab/lava-ramdisk.sh); copy them to work/lava/artifacts/; render
 #       the four jobs (futex-{debug,bench}-{x86_64,arm64}-tip.yaml) into
 #       work/lava/jobs/ and check each against lava-common's job schema.
 #       LAVA_SERIES=N builds the kernels of the base plus the first N
@@ -34,11 +34,11 @@
 #   run (make lava-run): run the x86_64 debug job here under lava-run
 #       (Debian's lava-dispatcher) on a local QEMU device (lava-server's
 #       qemu device type, fetched from Debian), then turn its log into
-#       results/lava/ with scripts/lava-results.py.
+#       results/lava/ with scripts/lab/lava-results.py.
 # lava-run is Debian's /usr/bin/lava-run, or LAVA_RUN (a stand-in, for
 # the workbench's tests); LAVA_RUN_TIMEOUT (default 3600 s) bounds it.
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mode=${1:-jobs}
 desc=tip
@@ -55,7 +55,7 @@ py=/usr/bin/python3 # Debian's: jinja2, yaml, lava_common
 render() {
 	local ktype=''
 	[ "$2" != arm64 ] || ktype=image
-	"$py" "$TOP/scripts/lava-render.py" "$template" "$1" arch="$2" flavour="$3" \
+	"$py" "$TOP/scripts/lab/lava-render.py" "$template" "$1" arch="$2" flavour="$3" \
 		kernel_desc="${desc:-tip}" kernel_url="$4" ramdisk_url="$5" \
 		device_type="${6:-qemu}" boot_method="${7:-u-boot}" kernel_type="$ktype" "${@:8}"
 }
@@ -78,11 +78,11 @@ validate() {
 				"https://lab.invalid/$a/ramdisk.cpio.gz" board "$kind"
 		done
 	done
-	"$py" "$TOP/scripts/lava-validate.py" "$d"/*.yaml
+	"$py" "$TOP/scripts/lab/lava-validate.py" "$d"/*.yaml
 }
 
 apply_queue() { # apply_queue DIR N LIST: queue.sh, its list of commits in LIST
-	"$TOP/scripts/queue.sh" "$1" "$2" >"$3"
+	"$TOP/scripts/queue/queue.sh" "$1" "$2" >"$3"
 }
 
 jobs() {
@@ -111,16 +111,16 @@ jobs() {
 		rm -f "$jobs"/futex-*-"$a"-"$desc".yaml
 		for f in debug bench; do
 			kb=$lavadir/build-$f-$a
-			step "build the $f kernel ($a, $desc)" env ARCH="$a" "$TOP/scripts/build-kernel.sh" "$f" "$src" "$kb"
+			step "build the $f kernel ($a, $desc)" env ARCH="$a" "$TOP/scripts/build/build-kernel.sh" "$f" "$src" "$kb"
 			! step_failed || die "the $a $f kernel does not build (log: $kb/build.log)"
 			mkdir -p "$art/$a/$f"
 			cp "$kb/$(image_of "$a")" "$art/$a/$f/"
 		done
 		step "build the static selftests, ping_bench and perf ($a)" \
-			env ARCH="$a" STATIC=1 "$TOP/scripts/build-tools.sh" "$tsrc" "$lavadir/tools-$a" \
+			env ARCH="$a" STATIC=1 "$TOP/scripts/build/build-tools.sh" "$tsrc" "$lavadir/tools-$a" \
 			selftests ping_bench perf
 		! step_failed || die "the $a tools do not build"
-		step "ramdisk ($a)" "$TOP/scripts/lava-ramdisk.sh" "$a" "$lavadir/tools-$a" "$art/$a/ramdisk.cpio.gz"
+		step "ramdisk ($a)" "$TOP/scripts/lab/lava-ramdisk.sh" "$a" "$lavadir/tools-$a" "$art/$a/ramdisk.cpio.gz"
 		! step_failed || die "the $a ramdisk failed"
 		for f in debug bench; do
 			url=$base/$a/$f/$(basename "$(image_of "$a")")
@@ -128,7 +128,7 @@ jobs() {
 				"${LAVA_DEVICE_TYPE:-qemu}" "${LAVA_BOOT_METHOD:-u-boot}"
 		done
 	done
-	"$py" "$TOP/scripts/lava-validate.py" "$jobs"/*-"$desc".yaml || die "a job does not validate"
+	"$py" "$TOP/scripts/lab/lava-validate.py" "$jobs"/*-"$desc".yaml || die "a job does not validate"
 	printf '\njobs: %s\nartifacts: %s (the jobs download them from %s)\n' "$jobs" "$art" "$base"
 }
 
@@ -157,7 +157,7 @@ lava_run() {
 	mkdir -p "$out/tmp"
 	dev=$out/device.yaml
 	types=$(device_types) || exit 1
-	LAVA_DEVICE_TYPES=$types "$py" "$TOP/scripts/lava-render.py" --lax \
+	LAVA_DEVICE_TYPES=$types "$py" "$TOP/scripts/lab/lava-render.py" --lax \
 		"$TOP/lava/devices/qemu-local.jinja2" "$dev" arch=amd64 no_kvm=True memory=4096 \
 		"extra_options=[\"-smp $cpus\"]"
 	printf '  lava-run %s (log: %s)\n' "${job##*/}" "$out/job.log"
@@ -197,7 +197,7 @@ run() {
 	grep -q 'url: file://' "$job" || die "$job names remote artifacts; make lava without LAVA_ARTIFACTS_URL"
 	lava_run "$job" "$out" || rc=$?
 	cp "$out/job.log" "$out/futex-debug-x86_64-tip.log"
-	"$py" "$TOP/scripts/lava-results.py" "$RESULTS/lava/futex-debug-x86_64" "$out/futex-debug-x86_64-tip.log" || rc=1
+	"$py" "$TOP/scripts/lab/lava-results.py" "$RESULTS/lava/futex-debug-x86_64" "$out/futex-debug-x86_64-tip.log" || rc=1
 	return "$rc"
 }
 
@@ -215,11 +215,11 @@ check() {
 		vars+=(seconds="$LAVA_FAILFUTEX")
 	fi
 	mkdir -p "$out"
-	"$TOP/scripts/lava-ramdisk.sh" x86_64 "$tools" "$out/ramdisk.cpio.gz"
+	"$TOP/scripts/lab/lava-ramdisk.sh" x86_64 "$tools" "$out/ramdisk.cpio.gz"
 	render "$out/futex-$f-x86_64.yaml" x86_64 "$f" "file://$kernel" "file://$out/ramdisk.cpio.gz" \
 		qemu u-boot "${vars[@]}"
 	lava_run "$out/futex-$f-x86_64.yaml" "$out/run" "$cpus" || rc=$?
-	"$py" "$TOP/scripts/lava-results.py" "$out/results" "$out/run/job.log" || true
+	"$py" "$TOP/scripts/lab/lava-results.py" "$out/results" "$out/run/job.log" || true
 	return "$rc"
 }
 

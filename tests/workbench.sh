@@ -1524,7 +1524,7 @@ t_planted() {
 	plant mode-summary-says-what-is-left scripts/check/runner.sh '/^\tleft_out "make check.s steps: /d'
 	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\tin_mode full planted || mode_finish$/\ttrue/'
 	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\tfor ((j = i + 1; j < /\tfor ((j = 0; j < i; /'
-	plant mode-summary-says-what-is-left scripts/check/table.sh 's/^row bg           full           b4_mailable /row bg           "full planted" b4_mailable /'
+	plant mode-summary-says-what-is-left scripts/check/table.sh 's/^row bg-low       full           b4_mailable /row bg-low       "full planted" b4_mailable /'
 	plant steps-table-is-documented scripts/check/table.sh '/ lava_schema /d'
 	# A hung lava-run left to CI's limit; a kill that does not say where
 	# the job hung.

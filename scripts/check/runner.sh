@@ -289,6 +289,7 @@ run_steps() {
 		fg) check_step "$name" "$fn" ;;
 		fg-untallied) step "$name" "$fn" ;;
 		bg) bg_start "$name" 0 "$fn" ;;
+		bg-low) bg_start "$name" 19 "$fn" ;;
 		wait)
 			bg_wait "$name" || [ "$fatal" = - ] || finish "$fatal"
 			continue

@@ -8,6 +8,9 @@
 #   HOW       fg            in the foreground; a failure is also "FAIL step: NAME"
 #             fg-untallied  in the foreground, its failure not in the tally (FATAL says it)
 #             bg            started in the background (nice 0); a "wait" row waits for it
+#             bg-low        started in the background at nice 19, so that it runs behind
+#                           the debug kernel's build and the guests (nice orders the
+#                           processes of one run); its "wait" row is at the end
 #             wait          waits for the background step NAME
 #             pair          a guest boot, side by side with the "beside" row after it
 #             beside        the other boot of the pair: started in the background before
@@ -29,11 +32,15 @@ skip_static="workbench tests, model, checkpatch, mailable, LAVA schema"
 skip_boots="futex selftests, pingmutex, locktorture, 17 vCPUs, fault injection"
 
 # The workbench's own tests and the model need no kernel tree: they start
-# at once, beside the patches' application (one CPU's work for minutes),
-# so that they have less left to take from the debug kernel's build.
+# at once, beside the patches' application (one CPU's work for minutes).
+# The model, checkpatch and b4 (CPU time without a clock: nothing in them
+# can time out) run at nice 19, behind the debug kernel's build, which
+# everything after it waits for, and behind the guests, whose idle time
+# they use; they are waited for at the end. The workbench tests stay at
+# nice 0: some of them bound a step in seconds of wall time.
 row fg-untallied all            host_setup        -                 "host set-up failed"                          -              "host set-up"
 row bg           full           workbench         outside_workbench -                                             "$skip_static" "workbench tests"
-row bg           full           model             has_model         -                                             "$skip_static" "model of the PING word protocol"
+row bg-low       full           model             has_model         -                                             "$skip_static" "model of the PING word protocol"
 row fg-untallied all            apply_queue       -                 "patches/ do not apply on $BASE_TAG"          -              "apply patches/ on the base"
 row sh           all            read_queue        -                 -                                             -              "the queue's commits"
 
@@ -51,14 +58,12 @@ row beside       kcsan          kcsan_pe0         -                 -           
 # Python) takes about as long as the workbench tests spend waiting for
 # their time-outs.
 row bg           "full planted" build_tip         -                 -                                             -              "build the debug kernel"
-row bg           full           b4_mailable       has_commits       -                                             "$skip_static" "series mailable (b4)"
-row fg           full           checkpatch        has_commits       -                                             "$skip_static" "checkpatch --strict"
+row bg-low       full           b4_mailable       has_commits       -                                             "$skip_static" "series mailable (b4)"
+row bg-low       full           checkpatch        has_commits       -                                             "$skip_static" "checkpatch --strict"
 row fg           full           mailable          has_commits       -                                             "$skip_static" "series mailable (git send-email)"
 row fg           full           lava_schema       -                 -                                             "$skip_static" "LAVA jobs against the schema"
-row wait         full           -                 -                 -                                             -              "series mailable (b4)"
 row fg-untallied "full planted" build_tools       -                 "the futex selftests do not build"            -              "build the futex selftests (x86_64, i386, static), ping_bench and pingmutex"
 row wait         full           -                 -                 -                                             -              "workbench tests"
-row wait         full           -                 -                 -                                             -              "model of the PING word protocol"
 row wait         "full planted" -                 -                 "the debug kernel does not build"             -              "build the debug kernel"
 row sh           "full planted" has_selftests     -                 "no futex selftests in $tdir"                 -              "the futex selftests built"
 row sh           "full planted" has_selftests32   -                 "no i386 futex selftests in $tdir32"          -              "the i386 futex selftests built"
@@ -74,3 +79,8 @@ row pair         full           selftests_pe1     -                 -           
 row beside       full           lava_pe0          -                 -                                             "$skip_boots"  "futex selftests, sched_proxy_exec=0 (the LAVA debug job under lava-run), locktorture mutex_lock and ww_mutex_lock, futex_priv_hash with 17 vCPUs"
 row pair         full           peers_pe0         -                 -                                             "$skip_boots"  "pingmutex and ping_fuzz, sched_proxy_exec=0"
 row beside       full           failfutex         -                 -                                             "$skip_boots"  "futex stress under fault injection (LAVA)"
+
+# The steps that ran behind the guests at nice 19.
+row wait         full           -                 -                 -                                             -              "checkpatch --strict"
+row wait         full           -                 -                 -                                             -              "series mailable (b4)"
+row wait         full           -                 -                 -                                             -              "model of the PING word protocol"

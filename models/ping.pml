@@ -12,19 +12,19 @@
  * Each inline is one kernel function, named with its lines as
  * "kernel: file:function:lines" at its transitions. The lines are those of
  * kernel/futex/ping.c, pi.c and core.c at the tip of the queue, series/06
- * (f70d73db4, "tools/testing/futex: Add ping_fuzz, a randomized PING
- * fuzzer"; ping.c last changed by 8500ec332, "futex: Spin on a running
+ * (fd9c82fe4, "tools/testing/futex: Add ping_fuzz, a randomized PING
+ * fuzzer"; ping.c last changed by a5cf46729, "futex: Spin on a running
  * PING owner before queueing"): git show series/06-futex-ping-spin:<file>
  * in work/linux. models/README.md maps each inline to its lines, and says
  * what is abstracted away and how to run it.
  *
- * The handoff rule is the code's (ping.c:ping_hand_off_why:1244-1255):
+ * The handoff rule is the code's (ping.c:ping_hand_off_why:1257-1268):
  * an unlock hands the lock to the waiter it serves (the top waiter, or the
  * blocked donor) if that waiter is RT/DL, was stolen from
- * (q->ping_stolen_from, set at ping_wait:861-862 when a look finds the
+ * (q->ping_stolen_from, set at ping_wait:862-863 when a look finds the
  * lock taken after at least one pass), or has been passed over
  * PING_MAX_PASSES times (q->ping_passes, charged to the top waiter at every
- * stealable release, ping_unlock_hb:1419); else it publishes W and wakes
+ * stealable release, ping_unlock_hb:1432); else it publishes W and wakes
  * it. Here PING_MAX_PASSES is K (default 2, the code has 4), and RT/DL is
  * a flag per thread chosen nondeterministically at its start (threads
  * 1..RT_THREADS may be RT/DL; all RT/DL waiters have one priority).
@@ -109,6 +109,9 @@
  *  MUTANT_NO_OWNER_DIED	the exit path does not set ps->owner_died
  *  MUTANT_ABORT_DROPS_OD	with ABORT_FIRST: the timeout ends the wait
  *				while ps->owner_died is set
+ *  MUTANT_LEAVE_DROPS_OD	ping_wait() before its fix (b7749a264): the
+ *				leaving waiter drops a death seen after its
+ *				walk (finding 8)
  *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(); not
  *				caught, see models/README.md
  */
@@ -120,7 +123,7 @@
 #define ROUNDS	2
 #endif
 #ifndef K
-#define K	2	/* PING_MAX_PASSES (ping.c:1223 has 4) */
+#define K	2	/* PING_MAX_PASSES (ping.c:1236 has 4) */
 #endif
 #ifndef TMO
 #define TMO	1	/* timeouts or signals per run */
@@ -287,7 +290,7 @@ inline top_waiter()
 /* Queue me: plist_add() with prio min(normal_prio, MAX_RT_PRIO): behind
  * the waiters of its own priority, ahead of those of a lower one. Fresh
  * futex_q: no passes, not stolen from (futex_q_init).
- * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1139,1194 */
+ * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1152,1207 */
 #define BEHIND(i) \
 	if \
 	:: pos[i] != 0 && rt[i] >= rt[me] -> g_i++ \
@@ -346,19 +349,19 @@ inline unqueue()
 }
 
 /* ping_hand_off_why(x) != FUTEX_PING_WHY_FAIR: the unlock must hand the
- * lock to x. kernel: ping.c:ping_hand_off_why:1244-1255 */
+ * lock to x. kernel: ping.c:ping_hand_off_why:1257-1268 */
 #if defined(CORE) || defined(MUTANT_NO_HANDOFF)
 #define MUST_HAND_OFF(x)	false
 #else
 #ifdef MUTANT_NO_RT_HANDOFF
 #define WHY_RT(x)	false		/* bug */
 #else
-#define WHY_RT(x)	rt[x]		/* :1248 */
+#define WHY_RT(x)	rt[x]		/* :1261 */
 #endif
 #ifdef MUTANT_NO_PASS_BOUND
 #define WHY_PASSES(x)	false		/* bug */
 #else
-#define WHY_PASSES(x)	(passes[x] >= K)	/* :1252 */
+#define WHY_PASSES(x)	(passes[x] >= K)	/* :1265 */
 #endif
 #define MUST_HAND_OFF(x)	(WHY_RT(x) || stolen[x] || WHY_PASSES(x))
 #endif
@@ -538,7 +541,7 @@ inline ping_trylock_owned()
 }
 
 /* Read the word at the top of the wait loop, hb->lock held.
- * kernel: ping.c:ping_wait:825-832 */
+ * kernel: ping.c:ping_wait:826-833 */
 inline ping_wait_read()
 {
 	v = word;
@@ -551,9 +554,9 @@ inline ping_wait_read()
  * word only the way user space may (0, or exactly W: never with OD), as
  * often as it comes free: one attempt at any time before the locked path,
  * a superset of what __ping_spin() does (it takes the word only after it
- * saw an owner, :1060-1063).
- * kernel: ping.c:futex_lock_ping:1148, ping_spin:1114-1134,
- * __ping_spin:1044-1111 (:1065-1066 OD, :1072-1079 the cmpxchg) */
+ * saw an owner, :1073-1076).
+ * kernel: ping.c:futex_lock_ping:1161, ping_spin:1127-1147,
+ * __ping_spin:1057-1124 (:1078-1079 OD, :1085-1092 the cmpxchg) */
 inline ping_spin()
 {
 #ifndef CORE
@@ -579,7 +582,7 @@ inline ping_spin()
 /* Wait for the lock: queued, hb->lock and the wait lock held, the word
  * read. Sets r to R_TAKEN, R_ETIMEDOUT or R_ESRCH (or an error P5
  * rejects).
- * kernel: ping.c:ping_wait:808-1005 */
+ * kernel: ping.c:ping_wait:808-1018 */
 inline ping_wait()
 {
 	do
@@ -604,7 +607,7 @@ inline ping_wait()
 		:: r == R_ETIMEDOUT
 		:: else ->
 #endif
-		/* :833-855 ownership first */
+		/* :834-856 ownership first */
 		if
 #ifdef MUTANT_NO_STALE_OWNER_FIX
 		/* bug: ping.c before 892a64d80: the word naming the waiter
@@ -615,20 +618,20 @@ inline ping_wait()
 			r = R_TAKEN
 #else
 		:: ps_owner == me ->
-			/* :837-839 the kernel made it the owner (ping_take(),
+			/* :838-840 the kernel made it the owner (ping_take(),
 			 * a handoff): the lock, even if it timed out */
 			acquired();
 			r = R_TAKEN
 		:: ps_owner != me && TID(v) == me ->
-			/* P5: :840-841 -EINVAL, a word the kernel did not
+			/* P5: :841-842 -EINVAL, a word the kernel did not
 			 * write */
 			P5(false);
 			r = R_EINVAL
 #endif
 		:: ps_owner != me && TID(v) != me && TID(v) == 0 ->
-			ping_take(0, 1, waiters)		/* :842-843 */
+			ping_take(0, 1, waiters)		/* :843-844 */
 		:: ps_owner != me && TID(v) != me && TID(v) != 0 ->
-			/* :844-855; an owner attached now is new to the
+			/* :845-856; an owner attached now is new to the
 			 * chain walk (unwalked) */
 			g_i = (ps_owner == 0);
 			ping_prepare_wait();
@@ -638,8 +641,8 @@ inline ping_wait()
 			fi;
 			g_i = 0
 		fi;
-		/* :861-862 the lock is taken by another after a pass: the
-		 * next unlock hands it over (ping_hand_off_why():1250) */
+		/* :862-863 the lock is taken by another after a pass: the
+		 * next unlock hands it over (ping_hand_off_why():1263) */
 		if
 		:: r == R_WAIT && passes[me] > 0 ->
 #ifndef MUTANT_NO_STOLEN_RULE
@@ -655,9 +658,9 @@ inline ping_wait()
 		:: r == R_WAIT && relw[me] -> robbed[me] = 1
 		:: else
 		fi;
-		/* :864-871 the timeout or a signal, only when it would
+		/* :865-872 the timeout or a signal, only when it would
 		 * wait; else a new owner's chain is walked first (PING_WALK,
-		 * :869-870, :880-886: checked = ps->owner) */
+		 * :870-871, :881-887: checked = ps->owner) */
 		if
 		:: r == R_WAIT && tmo -> r = R_ETIMEDOUT
 		:: r == R_WAIT && !tmo && (ps_owner != checked || unwalked) ->
@@ -671,8 +674,8 @@ inline ping_wait()
 #endif
 		if
 		:: r == R_EAGAIN || r == R_EBUSY || r == R_WALK ->
-			/* :889 unlock the wait lock; PING_WALK :894-903,
-			 * -EAGAIN :904-909 and -EBUSY :912-917 drop hb->lock,
+			/* :890 unlock the wait lock; PING_WALK :895-904,
+			 * -EAGAIN :905-910 and -EBUSY :913-918 drop hb->lock,
 			 * then ping_chain_walk() (not modelled: no cycles,
 			 * no chains beyond the lock), cond_resched() or
 			 * wait_for_owner_exiting() */
@@ -683,26 +686,26 @@ inline ping_wait()
 		:: r == R_WAIT ->
 			/* P5: never block on a ps whose owner is current */
 			P5(ps_owner != me);
-			/* :931-934 set_current_state(), unlock */
+			/* :932-935 set_current_state(), unlock */
 			asleep[me] = 1;
 			wl = 0;
 			hb = 0;
 			v = 0;		/* dead while asleep: re-read after */
 			waiters = 0
 		:: else ->
-			wl = 0				/* :889, :891-893, :918-919 */
+			wl = 0				/* :890, :892-894, :919-920 */
 		fi
 	   }
 	   if
 	   :: r == R_EAGAIN || r == R_WALK ->
-		/* :899, :908 futex_q_lockptr_lock(), look again */
+		/* :900, :909 futex_q_lockptr_lock(), look again */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
 	   :: r == R_EBUSY ->
-		/* :915-916 wait_for_owner_exiting(), futex_q_lockptr_lock() */
+		/* :916-917 wait_for_owner_exiting(), futex_q_lockptr_lock() */
 		atomic { xstate[t] != X_EXITING && hb == 0 -> t = 0; hb = me; ping_wait_read() }
 	   :: r == R_WAIT ->
-		/* :936-949 schedule(): a wakeup, or the hrtimer or a signal;
-		 * then walk again before sleeping again (:946-947 checked =
+		/* :937-950 schedule(): a wakeup, or the hrtimer or a signal;
+		 * then walk again before sleeping again (:947-948 checked =
 		 * NULL), futex_q_lockptr_lock() */
 		if
 		:: atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; ping_wait_read() }
@@ -714,33 +717,42 @@ inline ping_wait()
 		break
 	   fi
 	od;
-	/* :960-993 out: leaving without the lock after an owner was
+	/* :961-1006 out: leaving without the lock after an owner was
 	 * attached that no walk has seen: walk (hb->lock dropped), then
 	 * look at ps->owner again: an unlock may have handed the lock over
-	 * meanwhile */
+	 * meanwhile, or the owner exited attached to ps (retake). Without a
+	 * walk, hb->lock has been held since the loop's look, which would
+	 * have taken a lock whose owner died attached: only the walk lets a
+	 * death in */
 	atomic {
 		if
 		:: r != R_TAKEN && ps_owner != 0 && ps_owner != me &&
 		   (ps_owner != checked || unwalked) ->
-			hb = 0;				/* :968-976 */
+			hb = 0;				/* :969-977 */
 			ok = 1
 		:: else
 		fi
 	}
 	if
 	:: ok ->
-		atomic { hb == 0 -> hb = me;		/* :978 */
+		atomic { hb == 0 -> hb = me;		/* :979 */
 			ok = 0;
 			if
-			:: ps_owner == me ->		/* :987-991 */
+			:: ps_owner == me ->		/* :988-992 */
 				acquired();
 				r = R_TAKEN
-#ifdef FIX_LEAVE_OD
+#ifndef MUTANT_LEAVE_DROPS_OD
 			:: ps_owner == 0 && ps_owner_died ->
-				/* proposed fix (finding 8): the owner exited
-				 * during the walk; take the lock with OD as
-				 * ping_prepare_wait():407-408 would, instead of
-				 * dropping the death with the last reference */
+				/* :993-1005 the owner exited attached to ps
+				 * during the walk (finding 8, fixed by
+				 * b7749a264): retake, goto retry (:820); the
+				 * loop takes the lock with OD, by
+				 * ping_prepare_wait():407-408 (:845-847), or by
+				 * ping_take() (:843-844) for a TID 0 word, OD|W
+				 * from the robust list, whose OD it keeps. One
+				 * step here: hb->lock stays held, and user space
+				 * cannot change a word whose owner died (TID|W
+				 * or OD|W), so the loop's first look takes it */
 				v = word;
 				waiters = (nq > 1);
 				assert(wl == 0);
@@ -754,7 +766,7 @@ inline ping_wait()
 			fi }
 	:: else
 	fi;
-	/* :994 kernel: ping.c:ping_dequeue:555-599 */
+	/* :1007 kernel: ping.c:ping_dequeue:555-599 */
 	atomic {
 		checked = 0;
 		unwalked = 0;
@@ -804,28 +816,28 @@ inline ping_wait()
 		:: else
 		fi;
 		wl = 0;
-		hb = 0;		/* :995 */
+		hb = 0;		/* :1008 */
 		ok = 0;
 		v = 0;
 		waiters = 0
 	}
-	wake_q()				/* :996 */
+	wake_q()				/* :1009 */
 }
 
 /* FUTEX_LOCK_PING, or FUTEX_TRYLOCK_PING. Sets r.
- * kernel: ping.c:futex_lock_ping:1136-1217 */
+ * kernel: ping.c:futex_lock_ping:1149-1230 */
 inline futex_lock_ping(trylock)
 {
 	r = R_EAGAIN;
 	if
-	:: !trylock -> ping_spin()			/* :1148 */
+	:: !trylock -> ping_spin()			/* :1161 */
 	:: else
 	fi;
 	do
 	:: r == R_TAKEN ->
 		break
 	:: else ->
-		/* :1164 futex_q_lock(); ping_lock_atomic():496 reads the word */
+		/* :1177 futex_q_lock(); ping_lock_atomic():496 reads the word */
 		atomic {
 			hb == 0 -> hb = me;
 			v = word;
@@ -867,27 +879,27 @@ inline futex_lock_ping(trylock)
 			fi;
 			if
 			:: r == R_WAIT ->
-				/* :1194 __futex_queue(); ping_wait() reads the
+				/* :1207 __futex_queue(); ping_wait() reads the
 				 * word, which nobody else can change now: it
 				 * has W and names a task */
 				enqueue();
 				ping_wait_read()
 			:: else ->
-				hb = 0;			/* :1167 futex_q_unlock() */
+				hb = 0;			/* :1180 futex_q_unlock() */
 				v = 0;
 				waiters = 0
 			fi
 		}
 		if
 		:: r == R_WAIT ->
-			ping_wait();			/* :1207 */
+			ping_wait();			/* :1220 */
 			break
 		:: r == R_EBUSY ->
-			/* :1184-1188 wait_for_owner_exiting(), retry */
+			/* :1197-1201 wait_for_owner_exiting(), retry */
 			atomic { xstate[t] != X_EXITING -> t = 0 }
-		:: r == R_EAGAIN			/* :1185-1188 retry */
+		:: r == R_EAGAIN			/* :1198-1201 retry */
 		:: else ->
-			/* :1170-1176, :1189-1190: taken, -EWOULDBLOCK,
+			/* :1183-1189, :1202-1203: taken, -EWOULDBLOCK,
 			 * -ESRCH, -EDEADLK */
 			break
 		fi
@@ -900,24 +912,24 @@ inline futex_lock_ping(trylock)
  * ps->owner = NULL, wake t, a pass charged to the top waiter), by a
  * cmpxchg from v. ok = 0 if the word changed (nothing else changes then;
  * the caller retries).
- * kernel: ping.c:ping_unlock_hb:1373-1422, ping_donor_waiter:1320-1339,
- * ping_hand_off:1271-1299 */
+ * kernel: ping.c:ping_unlock_hb:1386-1435, ping_donor_waiter:1333-1352,
+ * ping_hand_off:1284-1312 */
 #define DONOR_OK(d) \
 	(pos[d] > 1 && rt[d] == rt[g_top] && DONOR_TOP_NOT_DUE)
 #ifdef MUTANT_DONOR_WHEN_DUE
 #define DONOR_TOP_NOT_DUE	true		/* bug */
 #else
-#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1331 */
+#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1344 */
 #endif
 inline ping_unlock_release()
 {
-	top_waiter();					/* :1360 */
+	top_waiter();					/* :1373 */
 	t = g_top;
 #ifndef CORE
-	/* :1375 ping_donor_waiter(): current->blocked_futex_donor, if it
-	 * is queued on this lock with top's priority (:1334-1336), and top
-	 * need not be handed the lock (:1331); or nobody (no Proxy
-	 * Execution, :1328, or no donor) */
+	/* :1388 ping_donor_waiter(): current->blocked_futex_donor, if it
+	 * is queued on this lock with top's priority (:1347-1349), and top
+	 * need not be handed the lock (:1344); or nobody (no Proxy
+	 * Execution, :1341, or no donor) */
 	if
 	:: true
 	:: DONOR_OK(1) -> t = 1
@@ -933,11 +945,11 @@ inline ping_unlock_release()
 #endif
 	fi;
 #endif
-	hnd = MUST_HAND_OFF(t);				/* :1395-1397 */
+	hnd = MUST_HAND_OFF(t);				/* :1408-1410 */
 	if
 	:: word == v && hnd ->
-		/* :1398 ping_hand_off(): :1280 the word, :1285-1286 the
-		 * owner, :1296-1297 wake */
+		/* :1411 ping_hand_off(): :1293 the word, :1298-1299 the
+		 * owner, :1309-1310 wake */
 #ifdef MUTANT_STEAL_HANDOFF
 		word = W;		/* bug: the handoff can be stolen */
 #else
@@ -952,11 +964,11 @@ inline ping_unlock_release()
 	:: word == v && !hnd ->
 		/* P3: a due first waiter is handed the lock */
 		P3U(!DUE(g_top));
-		word = W;				/* :1406 */
+		word = W;				/* :1419 */
 #ifndef MUTANT_UNLOCK_KEEPS_OWNER
-		ps_owner = 0;				/* :1414-1415 */
+		ps_owner = 0;				/* :1427-1428 */
 #endif
-		/* :1419 the pass is charged to top, whoever is woken */
+		/* :1432 the pass is charged to top, whoever is woken */
 #ifdef MUTANT_CHARGE_NEXT
 		if
 		:: passes[t] < K -> passes[t]++		/* bug */
@@ -985,7 +997,7 @@ inline ping_unlock_release()
 		; t = 0			/* bug: publishes W, wakes nobody */
 #endif
 	:: else ->
-		/* :1280-1282, :1406-1408 -EAGAIN, ps untouched */
+		/* :1293-1295, :1419-1421 -EAGAIN, ps untouched */
 		ok = 0;
 		t = 0
 	fi;
@@ -993,17 +1005,17 @@ inline ping_unlock_release()
 }
 
 /* FUTEX_UNLOCK_PING; v is the word from get_user().
- * kernel: ping.c:__futex_unlock_ping:1425-1466, ping_unlock_hb:1347-1423 */
+ * kernel: ping.c:__futex_unlock_ping:1438-1479, ping_unlock_hb:1360-1436 */
 inline futex_unlock_ping()
 {
 	do
-	:: /* P5: :1436-1437 -EPERM */
+	:: /* P5: :1449-1450 -EPERM */
 	   P5(TID(v) == me);
 	   atomic {
-		hb == 0 -> hb = me;			/* :1358 */
+		hb == 0 -> hb = me;			/* :1371 */
 		if
 		:: nq == 0 ->
-			/* :1361-1371 no waiter can queue without hb->lock:
+			/* :1374-1384 no waiter can queue without hb->lock:
 			 * drop W and OD */
 			P5(ps_owner == 0);
 			if
@@ -1012,8 +1024,8 @@ inline futex_unlock_ping()
 			fi
 		:: else ->
 			assert(wl == 0);
-			wl = me;			/* :1377 */
-			/* P5: :1386-1388 -EINVAL; ps->owner is NULL if we
+			wl = me;			/* :1390 */
+			/* P5: :1399-1401 -EINVAL; ps->owner is NULL if we
 			 * stole it */
 			P5(ps_owner == 0 && !ps_owner_died || ps_owner == me);
 			/* P5: queued waiters imply W */
@@ -1028,10 +1040,10 @@ inline futex_unlock_ping()
 	   }
 	   if
 	   :: r == R_TAKEN ->
-		wake_q();				/* :1452 */
+		wake_q();				/* :1465 */
 		break
 	   :: else ->
-		v = word				/* :1454-1457, :1433 get_user() */
+		v = word				/* :1467-1470, :1446 get_user() */
 	   fi
 	od;
 	atomic { r = 0; v = 0 }
@@ -1044,7 +1056,7 @@ inline futex_unlock_ping()
 
 /* The robust list entry: lockless, then wake the top PING waiter.
  * kernel: core.c:handle_futex_death:980-1129 (:1066 TID check, :1084-1113
- * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1586-1609 */
+ * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1599-1622 */
 inline handle_futex_death()
 {
 	do
@@ -1069,13 +1081,13 @@ inline handle_futex_death()
 	if
 	:: ok && (v & W) ->
 		atomic {
-			hb == 0 -> hb = me;		/* :1602 */
-			top_waiter();			/* :1603-1605 */
+			hb == 0 -> hb = me;		/* :1615 */
+			top_waiter();			/* :1616-1618 */
 			t = g_top;
 			g_top = 0;
 			hb = 0
 		}
-		wake_q()				/* :1607 */
+		wake_q()				/* :1620 */
 	:: else
 	fi;
 #endif
@@ -1083,35 +1095,35 @@ inline handle_futex_death()
 }
 
 /* The PING states on the exiting task's list (those it was attached to).
- * kernel: ping.c:exit_ping_state_list:1533-1570, exit_ping_state:1485-1517;
+ * kernel: ping.c:exit_ping_state_list:1546-1583, exit_ping_state:1498-1530;
  * core.c:futex_cleanup:1487 */
 inline exit_ping_state_list()
 {
 	atomic {
-		hb == 0 -> hb = me;			/* :1494 */
+		hb == 0 -> hb = me;			/* :1507 */
 		assert(wl == 0);
-		wl = me;				/* :1497 */
+		wl = me;				/* :1510 */
 		t = 0;
 		if
 		:: nq > 0 && ps_owner == me ->
 			/* P5: the word names us, or the robust list cleared it */
 			P5(TID(word) == me || TID(word) == 0 && (word & OD));
-			/* :1503-1510 the word cannot be written here: mark the
+			/* :1516-1523 the word cannot be written here: mark the
 			 * ps, wake the top waiter; it takes the lock with OD */
 			ps_owner = 0;
 #ifndef MUTANT_NO_OWNER_DIED
 			ps_owner_died = 1;
 #endif
 			handled = 1;	/* the kernel knew it as the owner */
-			top_waiter();			/* :1496, :1512-1513 */
+			top_waiter();			/* :1509, :1525-1526 */
 			t = g_top;
 			g_top = 0
-		:: else					/* :1500-1501 */
+		:: else					/* :1513-1514 */
 		fi;
 		wl = 0;
 		hb = 0
 	}
-	wake_q()					/* :1516 */
+	wake_q()					/* :1529 */
 }
 
 /* ------------------------------------------------------------------ */

@@ -1191,7 +1191,7 @@ t_counted() {
 
 # model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
 # error exactly where a seeded bug or a finding is (-DMUTANT_*,
-# -DP3_STRICT_*, the code without -DFIX_LEAVE_OD): every check gives its
+# -DP3_STRICT_*; P4 for -DMUTANT_LEAVE_DROPS_OD): every check gives its
 # verdict, and a check that gives none fails the run.
 t_model() {
 	local r=$T/model v
@@ -1202,7 +1202,7 @@ t_model() {
 		[ "$1" = -a ] || exit 0
 		err=0 prop=P1_mutex
 		case " $* " in *" -DMUTANT_"* | *" -DP3_STRICT_"*) err=1 prop=P3_bypass ;; esac
-		case " $* " in *" -DFIX_LEAVE_OD "*) ;; *) err=1 prop=P4_ownerdied ;; esac
+		case " $* " in *" -DMUTANT_LEAVE_DROPS_OD "*) err=1 prop=P4_ownerdied ;; esac
 		printf '#!/bin/sh\n' >pan.c
 		[ "$err" = 0 ] || printf 'echo "pan: assertion violated !(%s)"\n' "$prop" >>pan.c
 		printf 'echo "10 states, stored"\necho "State-vector 100 byte, depth reached 9, errors: %s"\n' "$err" >>pan.c
@@ -1219,7 +1219,8 @@ t_model() {
 		return 1
 	}
 	printf '%s\n' "$v" | tail -n 3
-	grep -q -E '^model: 27 passed, 0 failed in [0-9]+s \(23 checks\)$' <<<"$v"
+	grep -q -E '^model: 27 passed, 0 failed in [0-9]+s \(23 checks\)$' <<<"$v" &&
+		grep -q -E '^PASS model mutant leave-drops-od is caught \(P4 ' <<<"$v"
 }
 
 # fuzz_verdict on what tests/guest-fuzz.sh leaves: a run that ended with

@@ -309,68 +309,65 @@ spawn() {
 
 printf 'model: %s, in %s\n' "$(spin -V)" "$OUT"
 
-# The model follows the code at the tip of the queue, which drops an
-# owner's death that a leaving waiter's chain walk lets in (finding 8 of
-# models/README.md): every check below but that finding's runs with the
-# fix the model proposes (FIX_LEAVE_OD), so that the rest is still
-# checked. -DCOLLAPSE everywhere: the N=3 search takes 3.3 GB without.
-FIX=(-DFIX_LEAVE_OD)
+# The model follows the code at the tip of the queue. -DCOLLAPSE
+# everywhere: the N=3 search takes 3.3 GB without.
 
 # Two rounds each do not fit for 4 threads; one round each is every
 # interleaving of 4 lockers. With the timeout as well: --full only.
 if [ "$MODE" = full ]; then
 	spawn 02-n4 safety n4 "N=4, 1 round each, COLLAPSE" "-O2 -DCOLLAPSE" "-m300000 -w26" \
-		"${FIX[@]}" -DN=4 -DROUNDS=1
+		-DN=4 -DROUNDS=1
 elif [ "$MODE" = default ]; then
 	spawn 02-n4 safety n4 "N=4, 1 round each, no timeout" "-O0 -DCOLLAPSE" "-m300000 -w24" \
-		"${FIX[@]}" -DN=4 -DROUNDS=1 -DTMO=0
+		-DN=4 -DROUNDS=1 -DTMO=0
 fi
 # -O0 for N=3: the compile takes a second, against 10 for -O2, and the
 # search is only a few seconds slower.
-spawn 01-n3 safety n3 "N=3" "-O0 -DCOLLAPSE" "-m300000 -w24" "${FIX[@]}" -DN=3
-spawn 03-live1 liveness live1 "N=3, 1 round each" "-O0" "${FIX[@]}" -DN=3 -DROUNDS=1
+spawn 01-n3 safety n3 "N=3" "-O0 -DCOLLAPSE" "-m300000 -w24" -DN=3
+spawn 03-live1 liveness live1 "N=3, 1 round each" "-O0" -DN=3 -DROUNDS=1
 if [ "$MODE" = full ]; then
-	spawn 04-live2 liveness live2 "N=3" "-O2 -DCOLLAPSE" "${FIX[@]}" -DN=3
+	spawn 04-live2 liveness live2 "N=3" "-O2 -DCOLLAPSE" -DN=3
 fi
 
 # The core patch never hands off: P3 does not hold there, and is off.
 spawn 05-core variant core "the core patch's rule (no handoff, donor or spin)" "P1, P2, P4, P5" \
-	"${FIX[@]}" -DCORE -DCHECK=27
+	-DCORE -DCHECK=27
 spawn 06-abort-first variant abort-first "timeout checked before the word, not while ps->owner_died" \
-	"P1-P5" "${FIX[@]}" -DABORT_FIRST
+	"P1-P5" -DABORT_FIRST
 
 # Findings against the code (models/README.md): each counterexample must
 # still be there.
-spawn 08-f1 finding leave-walk-drops-od 4 "the code as it is: a waiter that walks before it leaves drops a known death" \
-	-DN=3
-spawn 08-f2 finding pass-on-inherits 3 "a fair waiter is bypassed K + 1 times while first (K=1)" \
-	"${FIX[@]}" -DP3_STRICT_BOUND -DK=1
-spawn 08-f3 finding woken-not-first 3 "woken as a donor or by the pass-on, it is not stolen from" \
-	"${FIX[@]}" -DP3_STRICT_WOKEN
+spawn 08-f1 finding pass-on-inherits 3 "a fair waiter is bypassed K + 1 times while first (K=1)" \
+	-DP3_STRICT_BOUND -DK=1
+spawn 08-f2 finding woken-not-first 3 "woken as a donor or by the pass-on, it is not stolen from" \
+	-DP3_STRICT_WOKEN
 
-spawn 10-m01 mutant no-wake "${FIX[@]}" -DMUTANT_NO_WAKE
-spawn 10-m02 mutant no-stale-owner-fix "${FIX[@]}" -DMUTANT_NO_STALE_OWNER_FIX
-spawn 10-m03 mutant steal-handoff "${FIX[@]}" -DMUTANT_STEAL_HANDOFF
-spawn 10-m04 mutant no-handoff "${FIX[@]}" -DMUTANT_NO_HANDOFF
+spawn 10-m01 mutant no-wake -DMUTANT_NO_WAKE
+spawn 10-m02 mutant no-stale-owner-fix -DMUTANT_NO_STALE_OWNER_FIX
+spawn 10-m03 mutant steal-handoff -DMUTANT_STEAL_HANDOFF
+spawn 10-m04 mutant no-handoff -DMUTANT_NO_HANDOFF
 # The three reasons of ping_hand_off_why(), one at a time, and who is
 # charged the pass.
-spawn 10-m05 mutant no-rt-handoff "${FIX[@]}" -DMUTANT_NO_RT_HANDOFF
-spawn 10-m06 mutant no-stolen-rule "${FIX[@]}" -DMUTANT_NO_STOLEN_RULE
-spawn 10-m07 mutant no-pass-bound "${FIX[@]}" -DMUTANT_NO_PASS_BOUND
-spawn 10-m08 mutant charge-next "${FIX[@]}" -DMUTANT_CHARGE_NEXT
-spawn 10-m09 mutant donor-when-due "${FIX[@]}" -DMUTANT_DONOR_WHEN_DUE
-spawn 10-m10 mutant take-drops-od "${FIX[@]}" -DMUTANT_TAKE_DROPS_OD
-spawn 10-m11 mutant clear-w-always "${FIX[@]}" -DMUTANT_CLEAR_W_ALWAYS
-spawn 10-m12 mutant unlock-keeps-owner "${FIX[@]}" -DMUTANT_UNLOCK_KEEPS_OWNER
-spawn 10-m13 mutant no-pass-on "${FIX[@]}" -DMUTANT_NO_PASS_ON
+spawn 10-m05 mutant no-rt-handoff -DMUTANT_NO_RT_HANDOFF
+spawn 10-m06 mutant no-stolen-rule -DMUTANT_NO_STOLEN_RULE
+spawn 10-m07 mutant no-pass-bound -DMUTANT_NO_PASS_BOUND
+spawn 10-m08 mutant charge-next -DMUTANT_CHARGE_NEXT
+spawn 10-m09 mutant donor-when-due -DMUTANT_DONOR_WHEN_DUE
+spawn 10-m10 mutant take-drops-od -DMUTANT_TAKE_DROPS_OD
+spawn 10-m11 mutant clear-w-always -DMUTANT_CLEAR_W_ALWAYS
+spawn 10-m12 mutant unlock-keeps-owner -DMUTANT_UNLOCK_KEEPS_OWNER
+spawn 10-m13 mutant no-pass-on -DMUTANT_NO_PASS_ON
 # ping.c of d2c29f739 (the series before 23b21d4b3): the pass-on only
 # while the word's TID is 0; a thief that dies before it is attached
 # leaves the waiters after the first -ESRCH asleep.
-spawn 10-m14 mutant pass-on-tid0 "${FIX[@]}" -DMUTANT_PASS_ON_TID0
-spawn 10-m15 mutant no-owner-died "${FIX[@]}" -DMUTANT_NO_OWNER_DIED
+spawn 10-m14 mutant pass-on-tid0 -DMUTANT_PASS_ON_TID0
+spawn 10-m15 mutant no-owner-died -DMUTANT_NO_OWNER_DIED
 # The design notes' order (ABORT_FIRST) must not time out a waiter while
 # ps->owner_died is set: the last one would free the ps and the death.
-spawn 10-m16 mutant abort-drops-od "${FIX[@]}" -DABORT_FIRST -DMUTANT_ABORT_DROPS_OD
+spawn 10-m16 mutant abort-drops-od -DABORT_FIRST -DMUTANT_ABORT_DROPS_OD
+# ping.c before its fix (b7749a264) (finding 8): the leaving waiter drops a
+# death seen after its walk.
+spawn 10-m17 mutant leave-drops-od -DMUTANT_LEAVE_DROPS_OD
 wait
 
 # Every check started must have said something: a check that died (out

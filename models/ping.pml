@@ -12,19 +12,19 @@
  * Each inline is one kernel function, named with its lines as
  * "kernel: file:function:lines" at its transitions. The lines are those of
  * kernel/futex/ping.c, pi.c and core.c at the tip of the queue, series/06
- * (fd9c82fe4, "tools/testing/futex: Add ping_fuzz, a randomized PING
- * fuzzer"; ping.c last changed by a5cf46729, "futex: Spin on a running
+ * (b8c1f6c60, "tools/testing/futex: Add ping_fuzz, a randomized PING
+ * fuzzer"; ping.c last changed by 05a3e7412, "futex: Spin on a running
  * PING owner before queueing"): git show series/06-futex-ping-spin:<file>
  * in work/linux. models/README.md maps each inline to its lines, and says
  * what is abstracted away and how to run it.
  *
- * The handoff rule is the code's (ping.c:ping_hand_off_why:1257-1268):
+ * The handoff rule is the code's (ping.c:ping_hand_off_why:1266-1277):
  * an unlock hands the lock to the waiter it serves (the top waiter, or the
  * blocked donor) if that waiter is RT/DL, was stolen from
  * (q->ping_stolen_from, set at ping_wait:862-863 when a look finds the
  * lock taken after at least one pass), or has been passed over
  * PING_MAX_PASSES times (q->ping_passes, charged to the top waiter at every
- * stealable release, ping_unlock_hb:1432); else it publishes W and wakes
+ * stealable release, ping_unlock_hb:1441); else it publishes W and wakes
  * it. Here PING_MAX_PASSES is K (default 2, the code has 4), and RT/DL is
  * a flag per thread chosen nondeterministically at its start (threads
  * 1..RT_THREADS may be RT/DL; all RT/DL waiters have one priority).
@@ -109,7 +109,7 @@
  *  MUTANT_NO_OWNER_DIED	the exit path does not set ps->owner_died
  *  MUTANT_ABORT_DROPS_OD	with ABORT_FIRST: the timeout ends the wait
  *				while ps->owner_died is set
- *  MUTANT_LEAVE_DROPS_OD	ping_wait() before its fix (b7749a264): the
+ *  MUTANT_LEAVE_DROPS_OD	ping_wait() before its fix (dfc30ef7a): the
  *				leaving waiter drops a death seen after its
  *				walk (finding 8)
  *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(); not
@@ -123,7 +123,7 @@
 #define ROUNDS	2
 #endif
 #ifndef K
-#define K	2	/* PING_MAX_PASSES (ping.c:1236 has 4) */
+#define K	2	/* PING_MAX_PASSES (ping.c:1245 has 4) */
 #endif
 #ifndef TMO
 #define TMO	1	/* timeouts or signals per run */
@@ -290,7 +290,7 @@ inline top_waiter()
 /* Queue me: plist_add() with prio min(normal_prio, MAX_RT_PRIO): behind
  * the waiters of its own priority, ahead of those of a lower one. Fresh
  * futex_q: no passes, not stolen from (futex_q_init).
- * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1152,1207 */
+ * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1161,1216 */
 #define BEHIND(i) \
 	if \
 	:: pos[i] != 0 && rt[i] >= rt[me] -> g_i++ \
@@ -349,19 +349,19 @@ inline unqueue()
 }
 
 /* ping_hand_off_why(x) != FUTEX_PING_WHY_FAIR: the unlock must hand the
- * lock to x. kernel: ping.c:ping_hand_off_why:1257-1268 */
+ * lock to x. kernel: ping.c:ping_hand_off_why:1266-1277 */
 #if defined(CORE) || defined(MUTANT_NO_HANDOFF)
 #define MUST_HAND_OFF(x)	false
 #else
 #ifdef MUTANT_NO_RT_HANDOFF
 #define WHY_RT(x)	false		/* bug */
 #else
-#define WHY_RT(x)	rt[x]		/* :1261 */
+#define WHY_RT(x)	rt[x]		/* :1270 */
 #endif
 #ifdef MUTANT_NO_PASS_BOUND
 #define WHY_PASSES(x)	false		/* bug */
 #else
-#define WHY_PASSES(x)	(passes[x] >= K)	/* :1265 */
+#define WHY_PASSES(x)	(passes[x] >= K)	/* :1274 */
 #endif
 #define MUST_HAND_OFF(x)	(WHY_RT(x) || stolen[x] || WHY_PASSES(x))
 #endif
@@ -554,9 +554,9 @@ inline ping_wait_read()
  * word only the way user space may (0, or exactly W: never with OD), as
  * often as it comes free: one attempt at any time before the locked path,
  * a superset of what __ping_spin() does (it takes the word only after it
- * saw an owner, :1073-1076).
- * kernel: ping.c:futex_lock_ping:1161, ping_spin:1127-1147,
- * __ping_spin:1057-1124 (:1078-1079 OD, :1085-1092 the cmpxchg) */
+ * saw an owner, :1082-1085).
+ * kernel: ping.c:futex_lock_ping:1170, ping_spin:1136-1156,
+ * __ping_spin:1066-1133 (:1087-1088 OD, :1094-1101 the cmpxchg) */
 inline ping_spin()
 {
 #ifndef CORE
@@ -582,7 +582,7 @@ inline ping_spin()
 /* Wait for the lock: queued, hb->lock and the wait lock held, the word
  * read. Sets r to R_TAKEN, R_ETIMEDOUT or R_ESRCH (or an error P5
  * rejects).
- * kernel: ping.c:ping_wait:808-1018 */
+ * kernel: ping.c:ping_wait:808-1027 */
 inline ping_wait()
 {
 	do
@@ -642,7 +642,7 @@ inline ping_wait()
 			g_i = 0
 		fi;
 		/* :862-863 the lock is taken by another after a pass: the
-		 * next unlock hands it over (ping_hand_off_why():1263) */
+		 * next unlock hands it over (ping_hand_off_why():1272) */
 		if
 		:: r == R_WAIT && passes[me] > 0 ->
 #ifndef MUTANT_NO_STOLEN_RULE
@@ -717,7 +717,7 @@ inline ping_wait()
 		break
 	   fi
 	od;
-	/* :961-1006 out: leaving without the lock after an owner was
+	/* :961-1015 out: leaving without the lock after an owner was
 	 * attached that no walk has seen: walk (hb->lock dropped), then
 	 * look at ps->owner again: an unlock may have handed the lock over
 	 * meanwhile, or the owner exited attached to ps (retake). Without a
@@ -742,31 +742,32 @@ inline ping_wait()
 				acquired();
 				r = R_TAKEN
 #ifndef MUTANT_LEAVE_DROPS_OD
-			:: ps_owner == 0 && ps_owner_died ->
-				/* :993-1005 the owner exited attached to ps
-				 * during the walk (finding 8, fixed by
-				 * b7749a264): retake, goto retry (:820); the
-				 * loop takes the lock with OD, by
-				 * ping_prepare_wait():407-408 (:845-847), or by
-				 * ping_take() (:843-844) for a TID 0 word, OD|W
-				 * from the robust list, whose OD it keeps. One
-				 * step here: hb->lock stays held, and user space
-				 * cannot change a word whose owner died (TID|W
-				 * or OD|W), so the loop's first look takes it */
+			:: ps_owner == 0 && ps_owner_died && nq == 1 ->
+				/* :994-1014 the owner exited attached to ps
+				 * during the walk, and current is the last
+				 * waiter (finding 8, fixed by dfc30ef7a): retake,
+				 * goto retry (:820); the loop takes the lock
+				 * with OD, by ping_prepare_wait():407-408
+				 * (:845-847), or by ping_take() (:843-844) for a
+				 * TID 0 word, OD|W from the robust list, whose
+				 * OD it keeps. One step here: hb->lock stays
+				 * held, and user space cannot change a word
+				 * whose owner died (TID|W or OD|W), so the
+				 * loop's first look takes it. With other
+				 * waiters the exit woke top, or ping_dequeue()
+				 * passes the wakeup on */
 				v = word;
-				waiters = (nq > 1);
 				assert(wl == 0);
 				wl = me;
-				ping_take(OD, 1, waiters);
+				ping_take(OD, 1, 0);
 				wl = 0;
-				v = 0;
-				waiters = 0
+				v = 0
 #endif
 			:: else
 			fi }
 	:: else
 	fi;
-	/* :1007 kernel: ping.c:ping_dequeue:555-599 */
+	/* :1016 kernel: ping.c:ping_dequeue:555-599 */
 	atomic {
 		checked = 0;
 		unwalked = 0;
@@ -816,28 +817,28 @@ inline ping_wait()
 		:: else
 		fi;
 		wl = 0;
-		hb = 0;		/* :1008 */
+		hb = 0;		/* :1017 */
 		ok = 0;
 		v = 0;
 		waiters = 0
 	}
-	wake_q()				/* :1009 */
+	wake_q()				/* :1018 */
 }
 
 /* FUTEX_LOCK_PING, or FUTEX_TRYLOCK_PING. Sets r.
- * kernel: ping.c:futex_lock_ping:1149-1230 */
+ * kernel: ping.c:futex_lock_ping:1158-1239 */
 inline futex_lock_ping(trylock)
 {
 	r = R_EAGAIN;
 	if
-	:: !trylock -> ping_spin()			/* :1161 */
+	:: !trylock -> ping_spin()			/* :1170 */
 	:: else
 	fi;
 	do
 	:: r == R_TAKEN ->
 		break
 	:: else ->
-		/* :1177 futex_q_lock(); ping_lock_atomic():496 reads the word */
+		/* :1186 futex_q_lock(); ping_lock_atomic():496 reads the word */
 		atomic {
 			hb == 0 -> hb = me;
 			v = word;
@@ -879,27 +880,27 @@ inline futex_lock_ping(trylock)
 			fi;
 			if
 			:: r == R_WAIT ->
-				/* :1207 __futex_queue(); ping_wait() reads the
+				/* :1216 __futex_queue(); ping_wait() reads the
 				 * word, which nobody else can change now: it
 				 * has W and names a task */
 				enqueue();
 				ping_wait_read()
 			:: else ->
-				hb = 0;			/* :1180 futex_q_unlock() */
+				hb = 0;			/* :1189 futex_q_unlock() */
 				v = 0;
 				waiters = 0
 			fi
 		}
 		if
 		:: r == R_WAIT ->
-			ping_wait();			/* :1220 */
+			ping_wait();			/* :1229 */
 			break
 		:: r == R_EBUSY ->
-			/* :1197-1201 wait_for_owner_exiting(), retry */
+			/* :1206-1210 wait_for_owner_exiting(), retry */
 			atomic { xstate[t] != X_EXITING -> t = 0 }
-		:: r == R_EAGAIN			/* :1198-1201 retry */
+		:: r == R_EAGAIN			/* :1207-1210 retry */
 		:: else ->
-			/* :1183-1189, :1202-1203: taken, -EWOULDBLOCK,
+			/* :1192-1198, :1211-1212: taken, -EWOULDBLOCK,
 			 * -ESRCH, -EDEADLK */
 			break
 		fi
@@ -912,24 +913,24 @@ inline futex_lock_ping(trylock)
  * ps->owner = NULL, wake t, a pass charged to the top waiter), by a
  * cmpxchg from v. ok = 0 if the word changed (nothing else changes then;
  * the caller retries).
- * kernel: ping.c:ping_unlock_hb:1386-1435, ping_donor_waiter:1333-1352,
- * ping_hand_off:1284-1312 */
+ * kernel: ping.c:ping_unlock_hb:1395-1444, ping_donor_waiter:1342-1361,
+ * ping_hand_off:1293-1321 */
 #define DONOR_OK(d) \
 	(pos[d] > 1 && rt[d] == rt[g_top] && DONOR_TOP_NOT_DUE)
 #ifdef MUTANT_DONOR_WHEN_DUE
 #define DONOR_TOP_NOT_DUE	true		/* bug */
 #else
-#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1344 */
+#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1353 */
 #endif
 inline ping_unlock_release()
 {
-	top_waiter();					/* :1373 */
+	top_waiter();					/* :1382 */
 	t = g_top;
 #ifndef CORE
-	/* :1388 ping_donor_waiter(): current->blocked_futex_donor, if it
-	 * is queued on this lock with top's priority (:1347-1349), and top
-	 * need not be handed the lock (:1344); or nobody (no Proxy
-	 * Execution, :1341, or no donor) */
+	/* :1397 ping_donor_waiter(): current->blocked_futex_donor, if it
+	 * is queued on this lock with top's priority (:1356-1358), and top
+	 * need not be handed the lock (:1353); or nobody (no Proxy
+	 * Execution, :1350, or no donor) */
 	if
 	:: true
 	:: DONOR_OK(1) -> t = 1
@@ -945,11 +946,11 @@ inline ping_unlock_release()
 #endif
 	fi;
 #endif
-	hnd = MUST_HAND_OFF(t);				/* :1408-1410 */
+	hnd = MUST_HAND_OFF(t);				/* :1417-1419 */
 	if
 	:: word == v && hnd ->
-		/* :1411 ping_hand_off(): :1293 the word, :1298-1299 the
-		 * owner, :1309-1310 wake */
+		/* :1420 ping_hand_off(): :1302 the word, :1307-1308 the
+		 * owner, :1318-1319 wake */
 #ifdef MUTANT_STEAL_HANDOFF
 		word = W;		/* bug: the handoff can be stolen */
 #else
@@ -964,11 +965,11 @@ inline ping_unlock_release()
 	:: word == v && !hnd ->
 		/* P3: a due first waiter is handed the lock */
 		P3U(!DUE(g_top));
-		word = W;				/* :1419 */
+		word = W;				/* :1428 */
 #ifndef MUTANT_UNLOCK_KEEPS_OWNER
-		ps_owner = 0;				/* :1427-1428 */
+		ps_owner = 0;				/* :1436-1437 */
 #endif
-		/* :1432 the pass is charged to top, whoever is woken */
+		/* :1441 the pass is charged to top, whoever is woken */
 #ifdef MUTANT_CHARGE_NEXT
 		if
 		:: passes[t] < K -> passes[t]++		/* bug */
@@ -997,7 +998,7 @@ inline ping_unlock_release()
 		; t = 0			/* bug: publishes W, wakes nobody */
 #endif
 	:: else ->
-		/* :1293-1295, :1419-1421 -EAGAIN, ps untouched */
+		/* :1302-1304, :1428-1430 -EAGAIN, ps untouched */
 		ok = 0;
 		t = 0
 	fi;
@@ -1005,17 +1006,17 @@ inline ping_unlock_release()
 }
 
 /* FUTEX_UNLOCK_PING; v is the word from get_user().
- * kernel: ping.c:__futex_unlock_ping:1438-1479, ping_unlock_hb:1360-1436 */
+ * kernel: ping.c:__futex_unlock_ping:1447-1488, ping_unlock_hb:1369-1445 */
 inline futex_unlock_ping()
 {
 	do
-	:: /* P5: :1449-1450 -EPERM */
+	:: /* P5: :1458-1459 -EPERM */
 	   P5(TID(v) == me);
 	   atomic {
-		hb == 0 -> hb = me;			/* :1371 */
+		hb == 0 -> hb = me;			/* :1380 */
 		if
 		:: nq == 0 ->
-			/* :1374-1384 no waiter can queue without hb->lock:
+			/* :1383-1393 no waiter can queue without hb->lock:
 			 * drop W and OD */
 			P5(ps_owner == 0);
 			if
@@ -1024,8 +1025,8 @@ inline futex_unlock_ping()
 			fi
 		:: else ->
 			assert(wl == 0);
-			wl = me;			/* :1390 */
-			/* P5: :1399-1401 -EINVAL; ps->owner is NULL if we
+			wl = me;			/* :1399 */
+			/* P5: :1408-1410 -EINVAL; ps->owner is NULL if we
 			 * stole it */
 			P5(ps_owner == 0 && !ps_owner_died || ps_owner == me);
 			/* P5: queued waiters imply W */
@@ -1040,10 +1041,10 @@ inline futex_unlock_ping()
 	   }
 	   if
 	   :: r == R_TAKEN ->
-		wake_q();				/* :1465 */
+		wake_q();				/* :1474 */
 		break
 	   :: else ->
-		v = word				/* :1467-1470, :1446 get_user() */
+		v = word				/* :1476-1479, :1455 get_user() */
 	   fi
 	od;
 	atomic { r = 0; v = 0 }
@@ -1052,11 +1053,11 @@ inline futex_unlock_ping()
 /* ------------------------------------------------------------------ */
 /* Owner death, on exit or exec.
  * kernel: core.c:futex_cleanup:1473-1491, between futex_cleanup_begin()
- * (futex.state EXITING, :1542) and futex_cleanup_end() (DEAD) */
+ * (futex.state EXITING, :1551) and futex_cleanup_end() (DEAD) */
 
 /* The robust list entry: lockless, then wake the top PING waiter.
  * kernel: core.c:handle_futex_death:980-1129 (:1066 TID check, :1084-1113
- * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1599-1622 */
+ * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1608-1631 */
 inline handle_futex_death()
 {
 	do
@@ -1081,13 +1082,13 @@ inline handle_futex_death()
 	if
 	:: ok && (v & W) ->
 		atomic {
-			hb == 0 -> hb = me;		/* :1615 */
-			top_waiter();			/* :1616-1618 */
+			hb == 0 -> hb = me;		/* :1624 */
+			top_waiter();			/* :1625-1627 */
 			t = g_top;
 			g_top = 0;
 			hb = 0
 		}
-		wake_q()				/* :1620 */
+		wake_q()				/* :1629 */
 	:: else
 	fi;
 #endif
@@ -1095,35 +1096,35 @@ inline handle_futex_death()
 }
 
 /* The PING states on the exiting task's list (those it was attached to).
- * kernel: ping.c:exit_ping_state_list:1546-1583, exit_ping_state:1498-1530;
+ * kernel: ping.c:exit_ping_state_list:1555-1592, exit_ping_state:1507-1539;
  * core.c:futex_cleanup:1487 */
 inline exit_ping_state_list()
 {
 	atomic {
-		hb == 0 -> hb = me;			/* :1507 */
+		hb == 0 -> hb = me;			/* :1516 */
 		assert(wl == 0);
-		wl = me;				/* :1510 */
+		wl = me;				/* :1519 */
 		t = 0;
 		if
 		:: nq > 0 && ps_owner == me ->
 			/* P5: the word names us, or the robust list cleared it */
 			P5(TID(word) == me || TID(word) == 0 && (word & OD));
-			/* :1516-1523 the word cannot be written here: mark the
+			/* :1525-1532 the word cannot be written here: mark the
 			 * ps, wake the top waiter; it takes the lock with OD */
 			ps_owner = 0;
 #ifndef MUTANT_NO_OWNER_DIED
 			ps_owner_died = 1;
 #endif
 			handled = 1;	/* the kernel knew it as the owner */
-			top_waiter();			/* :1509, :1525-1526 */
+			top_waiter();			/* :1518, :1534-1535 */
 			t = g_top;
 			g_top = 0
-		:: else					/* :1513-1514 */
+		:: else					/* :1522-1523 */
 		fi;
 		wl = 0;
 		hb = 0
 	}
-	wake_q()					/* :1529 */
+	wake_q()					/* :1538 */
 }
 
 /* ------------------------------------------------------------------ */

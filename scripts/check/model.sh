@@ -365,7 +365,7 @@ spawn 10-m15 mutant no-owner-died -DMUTANT_NO_OWNER_DIED
 # The design notes' order (ABORT_FIRST) must not time out a waiter while
 # ps->owner_died is set: the last one would free the ps and the death.
 spawn 10-m16 mutant abort-drops-od -DABORT_FIRST -DMUTANT_ABORT_DROPS_OD
-# ping.c before its fix (b7749a264) (finding 8): the leaving waiter drops a
+# ping.c before its fix (dfc30ef7a) (finding 8): the leaving waiter drops a
 # death seen after its walk.
 spawn 10-m17 mutant leave-drops-od -DMUTANT_LEAVE_DROPS_OD
 wait

@@ -43,9 +43,11 @@ warn() {
 # returns 0 and leaves CMD's status in STEP_RC; test it with step_failed.
 STEP_RC=0
 step() {
-	local name=$1 t0
+	local name=$1 t0 c0 cpu hz
 	shift
 	t0=$(date +%s)
+	children_ticks
+	c0=$CHILDREN_TICKS
 	printf '==> %s\n' "$name"
 	set +e
 	(
@@ -54,12 +56,27 @@ step() {
 	)
 	STEP_RC=$?
 	set -e
+	# The CPU time of the step's processes, all waited for by now.
+	children_ticks
+	hz=$(getconf CLK_TCK)
+	cpu=$(((CHILDREN_TICKS - c0 + hz / 2) / hz))
 	if [ "$STEP_RC" -ne 0 ]; then
-		printf '<== %s FAILED after %ss\n' "$name" "$(($(date +%s) - t0))" >&2
+		printf '<== %s FAILED after %ss (%ss of CPU)\n' "$name" "$(($(date +%s) - t0))" "$cpu" >&2
 	else
-		printf '<== %s done in %ss\n' "$name" "$(($(date +%s) - t0))"
+		printf '<== %s done in %ss (%ss of CPU)\n' "$name" "$(($(date +%s) - t0))" "$cpu"
 	fi
 	return 0
+}
+
+# children_ticks: CHILDREN_TICKS, the CPU time (user and system, in clock
+# ticks) of this shell's children that have ended and been waited for.
+# Read from /proc/$BASHPID/stat by the shell itself, not in a command
+# substitution, which is a child with no children of its own.
+children_ticks() {
+	local proc
+	read -r -a proc </proc/"$BASHPID"/stat
+	# pid (comm) state ... cutime cstime: fields 16 and 17; comm is bash.
+	CHILDREN_TICKS=$((proc[15] + proc[16]))
 }
 
 step_failed() {

@@ -117,17 +117,26 @@ series_patches() {
 	return 0
 }
 
-# am_patch TREE PATCH: git am one patch, its author date as the committer
-# date so that an unchanged queue gives the same commit ids; on failure,
-# abort and die naming the patch.
-am_patch() {
-	local log
+# am_patches TREE PATCH...: git am the patches in one run, each with its
+# author date as the committer date so that an unchanged queue gives the
+# same commit ids; on failure, abort and die naming the patch that did not
+# apply. One git am for a series, not one per patch: each run of git am
+# compares the whole index with the work tree first, about 2 s in a kernel
+# tree, which made 138 runs most of make check's "apply" step.
+am_patches() {
+	local tree=$1 log start applied
+	shift
+	[ $# -gt 0 ] || return 0
 	log=$(mktemp)
-	if ! git -C "$1" am -q --committer-date-is-author-date "$2" >"$log" 2>&1; then
-		git -C "$1" am --abort >/dev/null 2>&1 || true
+	start=$(git -C "$tree" rev-parse HEAD)
+	if ! git -C "$tree" am -q --committer-date-is-author-date "$@" >"$log" 2>&1; then
+		# The commits git am made before it stopped: the next patch failed.
+		applied=$(git -C "$tree" rev-list --count "$start..HEAD" 2>/dev/null || echo 0)
+		[ "$applied" -ge "$#" ] || shift "$applied"
+		git -C "$tree" am --abort >/dev/null 2>&1 || true
 		sed 's/^/  /' "$log" | head -n 15 >&2 || true
 		rm -f "$log"
-		die "patch does not apply: ${2#"$TOP"/}"
+		die "patch does not apply: ${1#"$TOP"/}"
 	fi
 	rm -f "$log"
 }

@@ -267,10 +267,32 @@ t_tree_refuses_unexported() {
 }
 
 t_broken_patch() {
+	local n
 	env_for "$T/bp"
 	fake_kernel "$KERNEL_SRC"
 	mkdir -p "$PATCHES/01-broken"
-	cat >"$PATCHES/01-broken/0001-futex-Break.patch" <<-'P'
+	# A good patch, the broken one, and one after it: the series is
+	# applied by one git am, which must still name the patch that failed.
+	for n in 1 2 3; do
+		cat >"$PATCHES/01-broken/000$n-futex-Patch-$n.patch" <<-P
+		From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+		From: T <t@t>
+		Date: Mon, 1 Jan 2026 00:00:00 +0000
+		Subject: [PATCH] futex: Patch $n
+
+		---
+		 new$n.c | 1 +
+		 1 file changed, 1 insertion(+)
+
+		diff --git a/new$n.c b/new$n.c
+		new file mode 100644
+		--- /dev/null
+		+++ b/new$n.c
+		@@ -0,0 +1 @@
+		+int new$n;
+		P
+	done
+	cat >"$PATCHES/01-broken/0002-futex-Patch-2.patch" <<-'P'
 	From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
 	From: T <t@t>
 	Date: Mon, 1 Jan 2026 00:00:00 +0000
@@ -287,7 +309,7 @@ t_broken_patch() {
 	-int not_in_the_file(void);
 	+int futex(int);
 	P
-	expect_fail "patch does not apply: .*0001-futex-Break.patch" "$TOP/scripts/queue/tree.sh"
+	expect_fail "patch does not apply: .*/0002-futex-Patch-2.patch\$" "$TOP/scripts/queue/tree.sh"
 }
 
 # A stand-in apt-get that "downloads" a file with the wrong content, or
@@ -1615,6 +1637,8 @@ t_planted() {
 	plant failfutex-verdict-detects scripts/check/verdict.sh 's/if \[ -n "\$n" \] \&\& \[ "\$n" -gt 0 \]; then/if true; then/'
 	plant failfutex-verdict-detects scripts/check/verdict.sh 's/pass\\t. "\$tsv" \&\& \[ -f "\$leak" \] \&\& \[ ! -s "\$leak" \]; then/pass\\t" "$tsv"; then/'
 	plant stale-worktree-is-repaired scripts/queue/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
+	# A series applied in one git am, its failure blamed on its first patch.
+	plant broken-patch-fails scripts/lib.sh 's/^\t\t\[ "\$applied" -ge "\$#" \] || shift "\$applied"$/\t\t:/'
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step

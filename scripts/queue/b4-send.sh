@@ -47,9 +47,8 @@ for d in "${all[@]}"; do
 		g checkout -q -b "b4/$n" "$tip"
 	else
 		g checkout -q -b "b4/$n"
-		while IFS= read -r p; do
-			am_patch "$repo" "$p"
-		done < <(series_patches "$d")
+		mapfile -t ps < <(series_patches "$d")
+		am_patches "$repo" "${ps[@]}"
 	fi
 	# The version, from "[PATCH vK 0/N]"; b4 numbers the series with it.
 	version=$(sed -n 's/^Subject: \[PATCH v\([0-9]*\) .*/\1/p' "$cover")

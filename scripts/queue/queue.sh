@@ -52,8 +52,13 @@ n=0
 while IFS= read -r s; do
 	[ "$want" = all ] || [ "$n" -lt "$want" ] || break
 	n=$((n + 1))
-	while IFS= read -r p; do
-		am_patch "$dir" "$p"
-		printf '%s %s\n' "$(git -C "$dir" rev-parse HEAD)" "${s##*/}/${p##*/}"
-	done < <(series_patches "$s")
+	mapfile -t ps < <(series_patches "$s")
+	before=$(git -C "$dir" rev-parse HEAD)
+	am_patches "$dir" "${ps[@]}"
+	# One commit per patch, in order (am_patches died otherwise).
+	mapfile -t cs < <(git -C "$dir" rev-list --reverse "$before..HEAD")
+	[ "${#cs[@]}" -eq "${#ps[@]}" ] || die "${s##*/}: ${#ps[@]} patches gave ${#cs[@]} commits"
+	for i in "${!ps[@]}"; do
+		printf '%s %s\n' "${cs[$i]}" "${s##*/}/${ps[$i]##*/}"
+	done
 done < <(series_dirs)

@@ -93,14 +93,13 @@ Debian's top-level '/*' .gitignore rule is dropped."
 }
 
 apply_series() {
-	local dir name branch desc p
+	local dir name branch desc ps
 	dir=$1
 	name=${dir##*/}
 	branch=series/$name
 	git -C "$LINUX" checkout -q -b "$branch"
-	while IFS= read -r p; do
-		am_patch "$LINUX" "$p"
-	done < <(series_patches "$dir")
+	mapfile -t ps < <(series_patches "$dir")
+	am_patches "$LINUX" "${ps[@]}"
 	if [ -f "$dir/0000-cover-letter.patch" ]; then
 		desc=$(cover_description "$dir/0000-cover-letter.patch")
 		git -C "$LINUX" config "branch.$branch.description" "$desc"
@@ -153,14 +152,13 @@ posted_parent() {
 # it was sent on top of, each tip tagged series/NN-topic-vK, for range-diffs
 # against the version being worked on (export.sh).
 apply_posted() {
-	local vdir=$1 v d p parent prev=$BASE_TAG
+	local vdir=$1 v d ps parent prev=$BASE_TAG
 	v=${vdir##*/}
 	while IFS= read -r d; do
 		posted_parent "$d" "$prev"
 		git -C "$LINUX" checkout -q --detach "$parent"
-		while IFS= read -r p; do
-			am_patch "$LINUX" "$p"
-		done < <(series_patches "$d")
+		mapfile -t ps < <(series_patches "$d")
+		am_patches "$LINUX" "${ps[@]}"
 		prev=refs/tags/series/${d##*/}-$v
 		git -C "$LINUX" tag -f "series/${d##*/}-$v" >/dev/null
 		printf '  series/%s-%s (as posted): %s patches\n' "${d##*/}" "$v" \

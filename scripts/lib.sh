@@ -43,23 +43,32 @@ warn() {
 # returns 0 and leaves CMD's status in STEP_RC; test it with step_failed.
 STEP_RC=0
 step() {
-	local name=$1 t0 c0 cpu hz
+	local name=$1 t0 cpu hz ticks
 	shift
 	t0=$(date +%s)
-	children_ticks
-	c0=$CHILDREN_TICKS
+	ticks=$(mktemp)
 	printf '==> %s\n' "$name"
 	set +e
 	(
-		set -e
-		"$@"
+		(
+			set -e
+			"$@"
+		)
+		rc=$?
+		# The CPU time of the step's processes, all waited for by
+		# now: counted in a subshell of the step's own, because the
+		# caller's shell also reaps background steps that end
+		# meanwhile, and would count theirs.
+		children_ticks
+		echo "$CHILDREN_TICKS" >"$ticks"
+		exit "$rc"
 	)
 	STEP_RC=$?
 	set -e
-	# The CPU time of the step's processes, all waited for by now.
-	children_ticks
 	hz=$(getconf CLK_TCK)
-	cpu=$(((CHILDREN_TICKS - c0 + hz / 2) / hz))
+	cpu=$(($(cat "$ticks" 2>/dev/null || echo 0) + hz / 2))
+	cpu=$((cpu / hz))
+	rm -f "$ticks"
 	if [ "$STEP_RC" -ne 0 ]; then
 		printf '<== %s FAILED after %ss (%ss of CPU)\n' "$name" "$(($(date +%s) - t0))" "$cpu" >&2
 	else

@@ -494,6 +494,7 @@ t_mode_summary() {
 		check_steps full FUTEX_WORKBENCH_TEST=
 		check_steps full FUTEX_WORKBENCH_TEST=1
 		check_steps full FUTEX_WORKBENCH_TEST= CHECK_GUESTS=1
+		check_steps full FUTEX_WORKBENCH_TEST= CHECK_GUESTS=2
 		for m in planted arm64 kcsan bisect; do check_steps "$m"; done
 	)
 	if [ "$v" != "$(cat "$TOP/tests/check-steps.expected")" ]; then
@@ -1553,6 +1554,8 @@ t_planted() {
 	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\tin_mode full planted || mode_finish$/\ttrue/'
 	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\tfor ((j = i + 1; j < /\tfor ((j = 0; j < i; /'
 	plant mode-summary-says-what-is-left scripts/check/table.sh 's/^row bg-low       full           b4_mailable /row bg-low       "full planted" b4_mailable /'
+	# The third guest booted alone, before the pair it should run beside.
+	plant mode-summary-says-what-is-left scripts/check/runner.sh 's/^\t\t\t3) bg_start "\$name" 0 "\$fn" ;;$/\t\t\t3) check_step "$name" "$fn" ;;/'
 	plant steps-table-is-documented scripts/check/table.sh '/ lava_schema /d'
 	# A hung lava-run left to CI's limit; a kill that does not say where
 	# the job hung.

@@ -46,7 +46,7 @@ for v in CHECK_PLANTED_ONLY:planted CHECK_ARM64_ONLY:arm64 CHECK_BISECT:bisect C
 	*) usage_error "$var=${!var}: 1, 0 or unset" ;;
 	esac
 done
-case ${CHECK_GUESTS:-2} in 1 | 2) ;; *) usage_error "CHECK_GUESTS=$CHECK_GUESTS: 1 or 2" ;; esac
+case ${CHECK_GUESTS:-3} in 1 | 2 | 3) ;; *) usage_error "CHECK_GUESTS=$CHECK_GUESTS: 1, 2 or 3" ;; esac
 for var in KCSAN_SKIP_WATCH FUZZ_SECONDS FAILFUTEX_SECONDS SELFTEST_TIMEOUT; do
 	case ${!var:-1} in *[!0-9]* | 0) usage_error "$var=${!var}: a number above 0" ;; esac
 done

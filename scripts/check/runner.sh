@@ -208,16 +208,16 @@ check_step() {
 }
 
 # guests NAME1 FUNC1 NAME2 FUNC2: two boot steps, side by side with
-# CHECK_GUESTS=2 (the default: a TCG guest leaves part of the two CPUs
-# idle, docs/timings.md), one after the other with CHECK_GUESTS=1. The
-# second one's output follows the first's.
+# CHECK_GUESTS=2 or 3 (the default: a TCG guest leaves part of the two
+# CPUs idle, docs/timings.md), one after the other with CHECK_GUESTS=1.
+# The second one's output follows the first's.
 guests() {
-	case ${CHECK_GUESTS:-2} in
+	case ${CHECK_GUESTS:-3} in
 	1)
 		check_step "$1" "$2"
 		check_step "$3" "$4"
 		;;
-	2)
+	*)
 		bg_start "$3" 0 "$4"
 		check_step "$1" "$2"
 		bg_wait "$3" || true
@@ -308,6 +308,12 @@ run_steps() {
 		beside)
 			guests "${step_name[pair]}" "${step_fn[pair]}" "$name" "$fn"
 			continue
+			;;
+		third)
+			case ${CHECK_GUESTS:-3} in
+			3) bg_start "$name" 0 "$fn" ;;
+			*) check_step "$name" "$fn" ;;
+			esac
 			;;
 		*) die "scripts/check/table.sh: $name: no such HOW: $how" ;;
 		esac

@@ -14,7 +14,10 @@
 #             wait          waits for the background step NAME
 #             pair          a guest boot, side by side with the "beside" row after it
 #             beside        the other boot of the pair: started in the background before
-#                           it with CHECK_GUESTS=2 (the default), after it with =1
+#                           it with CHECK_GUESTS=2 or 3 (the default), after it with =1
+#             third         a guest boot beside the pair after it: started in the
+#                           background with CHECK_GUESTS=3 (the default), in the
+#                           foreground otherwise; a "wait" row after the pair waits for it
 #             sh            runs in the runner's own shell, without a line of its own:
 #                           what the steps after it read, or a check
 #   MODES     the modes that run it: all, or some of full planted arm64 kcsan bisect
@@ -73,12 +76,14 @@ row sh           "full planted" has_selftests32   -                 "no i386 fut
 row pair         "full planted" hung_then_oops    -                 -                                             -              "guest failure detection: a hung guest, then planted oopses"
 row beside       "full planted" planted           -                 -                                             -              "detectors fire on planted faults, and on a panic"
 
-# Two guests at a time, one of them a LAVA job (one lava-run at a time),
-# each pair about as long as its other half.
+# Three guests at a time: the LAVA jobs one after the other (one lava-run
+# at a time, and a LAVA guest leaves most of a CPU idle: w9's took 524 s
+# of CPU in 699 s), beside the selftests with Proxy Execution, about as
+# long, and, for the first part, pingmutex and ping_fuzz without it.
+row third        full           peers_pe0         -                 -                                             "$skip_boots"  "pingmutex and ping_fuzz, sched_proxy_exec=0"
 row pair         full           selftests_pe1     -                 -                                             "$skip_boots"  "futex selftests, sched_proxy_exec=1 (and ping_bench, i386, pingmutex, ping_fuzz)"
-row beside       full           lava_pe0          -                 -                                             "$skip_boots"  "futex selftests, sched_proxy_exec=0 (the LAVA debug job under lava-run), locktorture mutex_lock and ww_mutex_lock, futex_priv_hash with 17 vCPUs"
-row pair         full           peers_pe0         -                 -                                             "$skip_boots"  "pingmutex and ping_fuzz, sched_proxy_exec=0"
-row beside       full           failfutex         -                 -                                             "$skip_boots"  "futex stress under fault injection (LAVA)"
+row beside       full           lava_jobs         -                 -                                             "$skip_boots"  "the LAVA jobs: futex selftests with sched_proxy_exec=0, locktorture mutex_lock and ww_mutex_lock, futex_priv_hash with 17 vCPUs, futex stress under fault injection"
+row wait         full           -                 -                 -                                             -              "pingmutex and ping_fuzz, sched_proxy_exec=0"
 
 # The steps that ran behind the guests at nice 19.
 row wait         full           -                 -                 -                                             -              "checkpatch --strict"

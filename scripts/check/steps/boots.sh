@@ -190,13 +190,14 @@ peers_pe0() {
 	} | record_lines " (pingmutex, sched_proxy_exec=0)"
 	fuzz_check "$res/fuzz" "sched_proxy_exec=0"
 }
-# Two guests at a time, one of them a LAVA job (one lava-run at a time),
-# each pair about as long as its other half: the virtme-ng boots of the
-# host's root (the selftests with Proxy Execution, pingmutex and ping_fuzz
-# without) beside the LAVA jobs, whose busybox ramdisk boots in a minute.
-lava_pe0() {
+# The LAVA jobs, one after the other (one lava-run at a time), beside the
+# virtme-ng boots of the host's root (the selftests with Proxy Execution,
+# pingmutex and ping_fuzz without): their busybox ramdisk boots in a
+# minute.
+lava_jobs() {
 	selftests_pe0_lava
 	torture mutex_lock
 	torture ww_mutex_lock
 	priv_hash
+	failfutex
 }

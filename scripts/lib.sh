@@ -46,7 +46,9 @@ step() {
 	local name=$1 t0 cpu hz ticks
 	shift
 	t0=$(date +%s)
-	ticks=$(mktemp)
+	# Written by the step's subshell only once its processes are done, so
+	# that an interrupted step leaves no file behind.
+	ticks=$WORK/.step-cpu.$BASHPID.$RANDOM$RANDOM
 	printf '==> %s\n' "$name"
 	set +e
 	(
@@ -60,7 +62,8 @@ step() {
 		# caller's shell also reaps background steps that end
 		# meanwhile, and would count theirs.
 		children_ticks
-		echo "$CHILDREN_TICKS" >"$ticks"
+		mkdir -p "$WORK" 2>/dev/null || true
+		echo "$CHILDREN_TICKS" >"$ticks" 2>/dev/null || true
 		exit "$rc"
 	)
 	STEP_RC=$?
@@ -140,11 +143,17 @@ am_patches() {
 	start=$(git -C "$tree" rev-parse HEAD)
 	if ! git -C "$tree" am -q --committer-date-is-author-date "$@" >"$log" 2>&1; then
 		# The commits git am made before it stopped: the next patch failed.
+		# They stay, as when each patch had a git am of its own.
 		applied=$(git -C "$tree" rev-list --count "$start..HEAD" 2>/dev/null || echo 0)
-		[ "$applied" -ge "$#" ] || shift "$applied"
-		git -C "$tree" am --abort >/dev/null 2>&1 || true
-		sed 's/^/  /' "$log" | head -n 15 >&2 || true
+		git -C "$tree" am --quit >/dev/null 2>&1 || true
+		git -C "$tree" reset -q --hard >/dev/null 2>&1 || true
+		# The error is at the end, after any warnings of the patches
+		# that applied.
+		grep -v -e '^hint: ' -e '^When you have resolved' -e '^If you prefer to skip' \
+			-e '^To restore the original branch' "$log" | tail -n 15 | sed 's/^/  /' >&2 || true
 		rm -f "$log"
+		[ "$applied" -lt "$#" ] || die "git am failed after applying all $# patches (${1#"$TOP"/}...)"
+		shift "$applied"
 		die "patch does not apply: ${1#"$TOP"/}"
 	fi
 	rm -f "$log"

@@ -310,6 +310,9 @@ t_broken_patch() {
 	+int futex(int);
 	P
 	expect_fail "patch does not apply: .*/0002-futex-Patch-2.patch\$" "$TOP/scripts/queue/tree.sh"
+	# The patch before it stays applied, to fix the broken one on.
+	n=$(git -C "$LINUX" log -1 --format=%s)
+	[ "$n" = "futex: Patch 1" ] || { echo "after the failure work/linux is at '$n', not at patch 1"; return 1; }
 }
 
 # A stand-in apt-get that "downloads" a file with the wrong content, or
@@ -1641,7 +1644,9 @@ t_planted() {
 	plant failfutex-verdict-detects scripts/check/verdict.sh 's/pass\\t. "\$tsv" \&\& \[ -f "\$leak" \] \&\& \[ ! -s "\$leak" \]; then/pass\\t" "$tsv"; then/'
 	plant stale-worktree-is-repaired scripts/queue/queue.sh 's/^if is_our_worktree; then$/if [ -e "$dir\/.git" ]; then/'
 	# A series applied in one git am, its failure blamed on its first patch.
-	plant broken-patch-fails scripts/lib.sh 's/^\t\t\[ "\$applied" -ge "\$#" \] || shift "\$applied"$/\t\t:/'
+	plant broken-patch-fails scripts/lib.sh 's/^\t\tshift "\$applied"$/\t\t:/'
+	# A failed git am of a series that took back the patches before it.
+	plant broken-patch-fails scripts/lib.sh 's/^\t\tgit -C "\$tree" am --quit /\t\tgit -C "$tree" am --abort /'
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step

@@ -77,9 +77,10 @@ row pair         "full planted" hung_then_oops    -                 -           
 row beside       "full planted" planted           -                 -                                             -              "detectors fire on planted faults, and on a panic"
 
 # Three guests at a time: the LAVA jobs one after the other (one lava-run
-# at a time, and a LAVA guest leaves most of a CPU idle: w9's took 524 s
-# of CPU in 699 s), beside the selftests with Proxy Execution, about as
-# long, and, for the first part, pingmutex and ping_fuzz without it.
+# at a time), beside the selftests with Proxy Execution, about as long,
+# and, for the first part, pingmutex and ping_fuzz without it. The three
+# keep the two CPUs busy, so this gained only about 40 s over two pairs
+# (fc10, docs/timings.md): the boots are CPU-bound.
 row third        full           peers_pe0         -                 -                                             "$skip_boots"  "pingmutex and ping_fuzz, sched_proxy_exec=0"
 row pair         full           selftests_pe1     -                 -                                             "$skip_boots"  "futex selftests, sched_proxy_exec=1 (and ping_bench, i386, pingmutex, ping_fuzz)"
 row beside       full           lava_jobs         -                 -                                             "$skip_boots"  "the LAVA jobs: futex selftests with sched_proxy_exec=0, locktorture mutex_lock and ww_mutex_lock, futex_priv_hash with 17 vCPUs, futex stress under fault injection"

@@ -1189,6 +1189,82 @@ t_mail_verdict() {
 		grep -q -x '  PASS mailable: msgid (2 messages)' <<<"$v"
 }
 
+# The workbench tests' and the model's verdicts reused (selfcheck.sh): a
+# passing run's log replaces a run on the same inputs, and nothing else
+# does: not after a change of a file, tracked or not, or of a setting;
+# not a run that failed or said FAIL; not with CHECK_REUSE=0; not
+# outside a git checkout. patches/ is not an input of the workbench's.
+t_reuse() {
+	local r=$T/reuse n
+	mkdir -p "$r/repo/a" "$r/repo/patches" "$r/out"
+	git -C "$r/repo" init -q
+	echo 1 >"$r/repo/a/x"
+	echo 1 >"$r/repo/patches/p"
+	git -C "$r/repo" add -A
+	# step [ENV=VALUE...] CMD: one reuse_or_run of CMD on the repo's
+	# inputs; prints its output.
+	cat >"$r/step" <<-'STEP'
+		#!/usr/bin/env bash
+		set -euo pipefail
+		. "$SELFCHECK"
+		CACHE=$R/cache out=$R/out TOP=$R/repo
+		rc=0
+		reuse_or_run w "$(inputs_key . ':!patches' || true)" "$R/out/log" "$@" || rc=$?
+		cat "$R/out/log"
+		exit "$rc"
+	STEP
+	cat >"$r/pass" <<-'CMD'
+		#!/bin/sh
+		echo run >>"$R/count"
+		echo "PASS thing"
+	CMD
+	cat >"$r/fail" <<-'CMD'
+		#!/bin/sh
+		echo run >>"$R/count"
+		echo "FAIL thing"
+		exit "${1:-1}"
+	CMD
+	chmod +x "$r/step" "$r/pass" "$r/fail"
+	export R=$r SELFCHECK=$TOP/scripts/check/steps/selfcheck.sh
+	unset CHECK_REUSE
+	n() { wc -l <"$r/count"; }
+	"$r/step" "$r/pass" | grep -q -x 'PASS thing'
+	[ "$(n)" -eq 1 ]
+	# The same inputs: reused, said in the step and in the summary's notes.
+	"$r/step" "$r/pass" >"$r/o"
+	grep -q '^  reused: the log of a passing run on the same inputs (verdicts/w-' "$r/o"
+	grep -q -x 'PASS thing' "$r/o"
+	grep -q '^w: reused the log of a passing run on the same inputs, from .* (CHECK_REUSE=0 runs it)$' "$r/out/notes"
+	[ "$(n)" -eq 1 ] || { echo "the same inputs ran again"; return 1; }
+	echo 2 >"$r/repo/patches/p"
+	"$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 1 ] || { echo "a change in patches/ ran again"; return 1; }
+	echo 2 >"$r/repo/a/x"
+	"$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 2 ] || { echo "a changed file (not committed) reused a verdict"; return 1; }
+	echo 1 >"$r/repo/a/new"
+	"$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 3 ] || { echo "a new file (untracked) reused a verdict"; return 1; }
+	FUZZ_SECONDS=5 "$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 4 ] || { echo "a changed setting reused a verdict"; return 1; }
+	CHECK_REUSE=0 "$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 5 ] || { echo "CHECK_REUSE=0 reused a verdict"; return 1; }
+	# Failures are never kept: not a failed run, not a FAIL line.
+	echo 3 >"$r/repo/a/x"
+	if "$r/step" "$r/fail" >/dev/null; then echo "a failed run passed"; return 1; fi
+	"$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 7 ] || { echo "a failed run was kept"; return 1; }
+	echo 4 >"$r/repo/a/x"
+	"$r/step" "$r/fail" 0 >/dev/null
+	"$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 9 ] || { echo "a run that said FAIL was kept"; return 1; }
+	# No git checkout, no key: it runs.
+	rm -rf "$r/repo/.git"
+	"$r/step" "$r/pass" >/dev/null
+	"$r/step" "$r/pass" >/dev/null
+	[ "$(n)" -eq 11 ] || { echo "a verdict reused outside a git checkout"; return 1; }
+}
+
 # make check's closing count by kind, on a tally of each kind: one case in
 # two configurations (the host's and LAVA's names for it), a program, a
 # build, static checks, a detector check, kernel logs, a guest run.
@@ -1647,6 +1723,12 @@ t_planted() {
 	plant broken-patch-fails scripts/lib.sh 's/^\t\tshift "\$applied"$/\t\t:/'
 	# A failed git am of a series that took back the patches before it.
 	plant broken-patch-fails scripts/lib.sh 's/^\t\tgit -C "\$tree" am --quit /\t\tgit -C "$tree" am --abort /'
+	# A verdict reused after a change of a file's content, or of a
+	# setting; a run that said FAIL kept; CHECK_REUSE=0 not heard.
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/xargs -d .\\n. sha256sum --/xargs -d "\\n" ls --/'
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh '/^\t\tenv | grep -E /,/^\t\t\tgrep -v .^CHECK_REUSE=. | sort || true$/d'
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh "s/ \&\& ! grep -q '^FAIL ' \"\$log\"; then\$/; then/"
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/"\${CHECK_REUSE:-1}" != 0/1 != 0/'
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step
@@ -1673,6 +1755,7 @@ run failfutex-verdict-detects t_failfutex_verdict
 run kcsan-verdict-detects t_kcsan_verdict
 run model-tally t_model
 run summary-counts-kinds t_counted
+run verdicts-reused-exactly t_reuse
 run mail-verdict-detects t_mail_verdict
 run bench-table-drops-nothing t_bench_table
 run pathlen-table-drops-nothing t_pathlen_table

@@ -114,7 +114,7 @@ finish() {
 		sed 's/^/  /' "$out/left-out"
 	fi
 	if [ -s "$out/notes" ]; then
-		printf 'notes (not failures: boots LAVA tried again, KCSAN reports outside the queue):\n'
+		printf 'notes (not failures):\n'
 		sed 's/^/  /' "$out/notes"
 	fi
 	if [ "$s" -gt 0 ]; then

@@ -105,7 +105,7 @@ lava_boot() {
 	sed -n 's/.*"lvl": "error", "msg": "\(boot-[a-z-]*retry failed: [0-9]* of [0-9]* attempts[^"]*\)".*/\1/p' \
 		"$d/run/job.log" | while IFS= read -r why; do
 		printf '  NOTE %s: %s\n' "$name" "$why"
-		printf '%s: %s\n' "$name" "$why" >>"$out/notes"
+		printf 'LAVA tried a boot again, %s: %s\n' "$name" "$why" >>"$out/notes"
 	done
 }
 

@@ -1189,80 +1189,89 @@ t_mail_verdict() {
 		grep -q -x '  PASS mailable: msgid (2 messages)' <<<"$v"
 }
 
-# The workbench tests' and the model's verdicts reused (selfcheck.sh): a
-# passing run's log replaces a run on the same inputs, and nothing else
-# does: not after a change of a file, tracked or not, or of a setting;
-# not a run that failed or said FAIL; not with CHECK_REUSE=0; not
-# outside a git checkout. patches/ is not an input of the workbench's.
+# Verdicts reused (selfcheck.sh's reuse_step): a run whose verdicts all
+# passed is replayed for a run on the same inputs, with its verdicts and
+# its log, and nothing else is: not after a change of a file, tracked or
+# not, or of a setting; not a run that failed, or recorded a FAIL or a
+# SKIP; not with CHECK_REUSE=0; not outside a git checkout. patches/ is
+# not an input here (as for the workbench tests). Verdicts of a step
+# beside it are not taken into what is kept.
 t_reuse() {
-	local r=$T/reuse n
+	local r=$T/reuse
 	mkdir -p "$r/repo/a" "$r/repo/patches" "$r/out"
 	git -C "$r/repo" init -q
 	echo 1 >"$r/repo/a/x"
 	echo 1 >"$r/repo/patches/p"
 	git -C "$r/repo" add -A
-	# step [ENV=VALUE...] CMD: one reuse_or_run of CMD on the repo's
-	# inputs; prints its output.
+	# step [ENV=VALUE...]: one reuse_step of a function that counts its
+	# runs, writes a log and records $HOW (PASS by default) and, beside
+	# it, a verdict of another step; the tally and the output, printed.
 	cat >"$r/step" <<-'STEP'
 		#!/usr/bin/env bash
 		set -euo pipefail
-		. "$SELFCHECK"
-		CACHE=$R/cache out=$R/out TOP=$R/repo
+		. "$WB/scripts/check/runner.sh"
+		. "$WB/scripts/check/steps/selfcheck.sh"
+		CACHE=$R/cache out=$R/out TOP=$R/repo tally=$R/out/tally
+		: >"$tally"
+		fn() {
+			echo run >>"$R/count"
+			echo "log $(wc -l <"$R/count")" >"$out/w.log"
+			printf 'PASS other step\n' >>"$R/out/tally"
+			record "${HOW:-PASS}" "thing"
+			[ "${HOW:-PASS}" != EXIT ]
+		}
 		rc=0
-		reuse_or_run w "$(inputs_key . ':!patches' || true)" "$R/out/log" "$@" || rc=$?
-		cat "$R/out/log"
+		reuse_step w "$(inputs_key . ':!patches' || true)" fn || rc=$?
+		cat "$tally"
 		exit "$rc"
 	STEP
-	cat >"$r/pass" <<-'CMD'
-		#!/bin/sh
-		echo run >>"$R/count"
-		echo "PASS thing"
-	CMD
-	cat >"$r/fail" <<-'CMD'
-		#!/bin/sh
-		echo run >>"$R/count"
-		echo "FAIL thing"
-		exit "${1:-1}"
-	CMD
-	chmod +x "$r/step" "$r/pass" "$r/fail"
-	export R=$r SELFCHECK=$TOP/scripts/check/steps/selfcheck.sh
-	unset CHECK_REUSE
+	chmod +x "$r/step"
+	export R=$r WB=$TOP
+	unset CHECK_REUSE HOW
 	n() { wc -l <"$r/count"; }
-	"$r/step" "$r/pass" | grep -q -x 'PASS thing'
+	"$r/step" >"$r/o"
+	grep -q -x '  PASS thing' "$r/o" && grep -q -x 'PASS thing' "$r/o"
 	[ "$(n)" -eq 1 ]
-	# The same inputs: reused, said in the step and in the summary's notes.
-	"$r/step" "$r/pass" >"$r/o"
-	grep -q '^  reused: the log of a passing run on the same inputs (verdicts/w-' "$r/o"
-	grep -q -x 'PASS thing' "$r/o"
-	grep -q '^w: reused the log of a passing run on the same inputs, from .* (CHECK_REUSE=0 runs it)$' "$r/out/notes"
+	# The same inputs: replayed (what it printed, its verdict, its log),
+	# said in the step and in the summary's notes.
+	rm "$r/out/w.log"
+	"$r/step" >"$r/o"
+	cat "$r/o"
 	[ "$(n)" -eq 1 ] || { echo "the same inputs ran again"; return 1; }
+	grep -q '^  reused: a run on the same inputs whose verdicts all passed (verdicts/w-' "$r/o"
+	grep -q -x '  PASS thing' "$r/o" && grep -q -x 'PASS thing' "$r/o"
+	grep -q -x 'log 1' "$r/out/w.log"
+	[ "$(grep -c -x 'PASS other step' "$r/o")" -eq 0 ] || { echo "a step beside it was kept"; return 1; }
+	grep -q '^w: reused a run on the same inputs whose verdicts all passed, from .* (CHECK_REUSE=0 runs it)$' "$r/out/notes"
 	echo 2 >"$r/repo/patches/p"
-	"$r/step" "$r/pass" >/dev/null
+	"$r/step" >/dev/null
 	[ "$(n)" -eq 1 ] || { echo "a change in patches/ ran again"; return 1; }
 	echo 2 >"$r/repo/a/x"
-	"$r/step" "$r/pass" >/dev/null
-	[ "$(n)" -eq 2 ] || { echo "a changed file (not committed) reused a verdict"; return 1; }
+	"$r/step" >/dev/null
+	[ "$(n)" -eq 2 ] || { echo "a changed file (not committed) reused verdicts"; return 1; }
 	echo 1 >"$r/repo/a/new"
-	"$r/step" "$r/pass" >/dev/null
-	[ "$(n)" -eq 3 ] || { echo "a new file (untracked) reused a verdict"; return 1; }
-	FUZZ_SECONDS=5 "$r/step" "$r/pass" >/dev/null
-	[ "$(n)" -eq 4 ] || { echo "a changed setting reused a verdict"; return 1; }
-	CHECK_REUSE=0 "$r/step" "$r/pass" >/dev/null
-	[ "$(n)" -eq 5 ] || { echo "CHECK_REUSE=0 reused a verdict"; return 1; }
-	# Failures are never kept: not a failed run, not a FAIL line.
+	"$r/step" >/dev/null
+	[ "$(n)" -eq 3 ] || { echo "a new file (untracked) reused verdicts"; return 1; }
+	FUZZ_SECONDS=5 "$r/step" >/dev/null
+	[ "$(n)" -eq 4 ] || { echo "a changed setting reused verdicts"; return 1; }
+	CHECK_REUSE=0 "$r/step" >/dev/null
+	[ "$(n)" -eq 5 ] || { echo "CHECK_REUSE=0 reused verdicts"; return 1; }
+	# Never kept: a failed run, a FAIL, a SKIP.
 	echo 3 >"$r/repo/a/x"
-	if "$r/step" "$r/fail" >/dev/null; then echo "a failed run passed"; return 1; fi
-	"$r/step" "$r/pass" >/dev/null
+	if HOW=EXIT "$r/step" >/dev/null; then echo "a failed run passed"; return 1; fi
+	"$r/step" >/dev/null
 	[ "$(n)" -eq 7 ] || { echo "a failed run was kept"; return 1; }
-	echo 4 >"$r/repo/a/x"
-	"$r/step" "$r/fail" 0 >/dev/null
-	"$r/step" "$r/pass" >/dev/null
-	[ "$(n)" -eq 9 ] || { echo "a run that said FAIL was kept"; return 1; }
+	for how in FAIL SKIP; do
+		echo "$how" >"$r/repo/a/x"
+		HOW=$how "$r/step" >/dev/null
+		"$r/step" >/dev/null
+	done
+	[ "$(n)" -eq 11 ] || { echo "a run that recorded a FAIL or a SKIP was kept"; return 1; }
 	# No git checkout, no key: it runs.
 	rm -rf "$r/repo/.git"
-	"$r/step" "$r/pass" >/dev/null
-	"$r/step" "$r/pass" >/dev/null
-	[ "$(n)" -eq 11 ] || { echo "a verdict reused outside a git checkout"; return 1; }
+	"$r/step" >/dev/null
+	"$r/step" >/dev/null
+	[ "$(n)" -eq 13 ] || { echo "verdicts reused outside a git checkout"; return 1; }
 }
 
 # make check's closing count by kind, on a tally of each kind: one case in
@@ -1723,12 +1732,14 @@ t_planted() {
 	plant broken-patch-fails scripts/lib.sh 's/^\t\tshift "\$applied"$/\t\t:/'
 	# A failed git am of a series that took back the patches before it.
 	plant broken-patch-fails scripts/lib.sh 's/^\t\tgit -C "\$tree" am --quit /\t\tgit -C "$tree" am --abort /'
-	# A verdict reused after a change of a file's content, or of a
-	# setting; a run that said FAIL kept; CHECK_REUSE=0 not heard.
+	# Verdicts reused after a change of a file's content, or of a
+	# setting; a run that recorded a FAIL or a SKIP kept; CHECK_REUSE=0
+	# not heard; the verdicts of a step beside it kept.
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/xargs -d .\\n. sha256sum --/xargs -d "\\n" ls --/'
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh '/^\t\tenv | grep -E /,/^\t\t\tgrep -v .^CHECK_REUSE=. | sort || true$/d'
-	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh "s/ \&\& ! grep -q '^FAIL ' \"\$log\"; then\$/; then/"
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh "s/ \&\& ! grep -q -v '^PASS ' \"\$t\"; then\$/ \&\& ! grep -q '^FAIL ' \"\$t\"; then/"
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/"\${CHECK_REUSE:-1}" != 0/1 != 0/'
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/^\ttally=\$t "\$fn" >"\$o" || rc=\$?$/\t"$fn" >"$o" || rc=$?; cp "$tally" "$t"/'
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step

@@ -9,7 +9,18 @@
 # UNKNOWN_COMMIT_ID (a Fixes: tag naming a commit the tree lacks) can only
 # be checked in a tree with upstream history: on the Debian import, a
 # single commit, it is skipped; with KERNEL_SRC=upstream tree it runs.
+# Like the mail checks below, reused (selfcheck.sh) where patches/,
+# scripts/ and the base commit are what they were in a run that passed.
+static_key() {
+	local k b
+	k=$(inputs_key patches scripts) && b=$(git -C "$src" rev-parse --short=12 "$BASE_TAG" 2>/dev/null) ||
+		return 0
+	printf '%s-%s\n' "$k" "$b"
+}
 checkpatch() {
+	reuse_step checkpatch "$(static_key)" checkpatch_run
+}
+checkpatch_run() {
 	local c p r f m ignore=FILE_PATH_CHANGES
 	if [ "$(git -C "$src" rev-list --count "$BASE_TAG")" = 1 ]; then
 		ignore=$ignore,UNKNOWN_COMMIT_ID
@@ -73,6 +84,9 @@ mail_verdict() {
 # each To someone MAINTAINERS names, none to the workbench's own identity
 # (the patches' author) or to the committer of the base import.
 mailable() {
+	reuse_step mailable "$(static_key)" mailable_run
+}
+mailable_run() {
 	local d n stub=$out/sendmail
 	# shellcheck disable=SC2016 # expanded by the stand-in
 	printf '#!/bin/sh\n# make check: keep the message, send nothing.\ncat >"$MAILDIR/$(date +%%s%%N).eml"\n' >"$stub"
@@ -112,6 +126,9 @@ lava_schema() {
 # send -o: written, not sent): one message per patch and the cover letter,
 # each with a To:, none to the workbench's identity.
 b4_mailable() {
+	reuse_step b4_mailable "$(static_key)" b4_mailable_run
+}
+b4_mailable_run() {
 	local d n
 	rm -rf "$out/b4"
 	# sendemail.smtpServer set: b4 would otherwise pick its web endpoint,

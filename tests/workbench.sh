@@ -1217,11 +1217,17 @@ t_reuse() {
 			echo run >>"$R/count"
 			echo "log $(wc -l <"$R/count")" >"$out/w.log"
 			printf 'PASS other step\n' >>"$R/out/tally"
+			[ "${HOW:-PASS}" != CRASH ]
 			record "${HOW:-PASS}" "thing"
 			[ "${HOW:-PASS}" != EXIT ]
 		}
-		rc=0
-		reuse_step w "$(inputs_key . ':!patches' || true)" fn || rc=$?
+		# Not "reuse_step ... || rc=$?": that would turn errexit off
+		# inside it, as no step of make check does.
+		key=$(inputs_key . ':!patches' || true)
+		set +e
+		reuse_step w "$key" fn
+		rc=$?
+		set -e
 		cat "$tally"
 		exit "$rc"
 	STEP
@@ -1261,17 +1267,23 @@ t_reuse() {
 	if HOW=EXIT "$r/step" >/dev/null; then echo "a failed run passed"; return 1; fi
 	"$r/step" >/dev/null
 	[ "$(n)" -eq 7 ] || { echo "a failed run was kept"; return 1; }
+	# A command that fails inside the step function ends it (errexit).
+	echo 4 >"$r/repo/a/x"
+	if HOW=CRASH "$r/step" >"$r/o"; then echo "a step function that crashed passed"; return 1; fi
+	if grep -q 'thing' "$r/o"; then echo "a step function went on after a failed command"; return 1; fi
+	"$r/step" >/dev/null
+	[ "$(n)" -eq 9 ] || { echo "a crashed run was kept"; return 1; }
 	for how in FAIL SKIP; do
 		echo "$how" >"$r/repo/a/x"
 		HOW=$how "$r/step" >/dev/null
 		"$r/step" >/dev/null
 	done
-	[ "$(n)" -eq 11 ] || { echo "a run that recorded a FAIL or a SKIP was kept"; return 1; }
+	[ "$(n)" -eq 13 ] || { echo "a run that recorded a FAIL or a SKIP was kept"; return 1; }
 	# No git checkout, no key: it runs.
 	rm -rf "$r/repo/.git"
 	"$r/step" >/dev/null
 	"$r/step" >/dev/null
-	[ "$(n)" -eq 13 ] || { echo "verdicts reused outside a git checkout"; return 1; }
+	[ "$(n)" -eq 15 ] || { echo "verdicts reused outside a git checkout"; return 1; }
 }
 
 # make check's closing count by kind, on a tally of each kind: one case in
@@ -1739,7 +1751,8 @@ t_planted() {
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh '/^\t\tenv | grep -E /,/^\t\t\tgrep -v .^CHECK_REUSE=. | sort || true$/d'
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh "s/ \&\& ! grep -q -v '^PASS ' \"\$t\"; then\$/ \&\& ! grep -q '^FAIL ' \"\$t\"; then/"
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/"\${CHECK_REUSE:-1}" != 0/1 != 0/'
-	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/^\ttally=\$t "\$fn" >"\$o" || rc=\$?$/\t"$fn" >"$o" || rc=$?; cp "$tally" "$t"/'
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/^\t\tset -e$/\t\tset +e/'
+	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/^\t\ttally=\$t "\$fn"$/\t\t"$fn"; cp "$tally" "$t"/'
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step

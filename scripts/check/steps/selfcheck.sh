@@ -48,7 +48,16 @@ reuse_step() {
 		return 0
 	fi
 	: >"$t"
-	tally=$t "$fn" >"$o" || rc=$?
+	# With errexit as in any step (scripts/lib.sh's step): a command
+	# that fails inside FN ends it, which "FN || rc=$?" would not.
+	local e=${-//[^e]/}
+	set +e
+	(
+		set -e
+		tally=$t "$fn"
+	) >"$o"
+	rc=$?
+	[ -z "$e" ] || set -e
 	cat "$o"
 	cat "$t" >>"$tally"
 	if [ "$rc" -eq 0 ] && [ -n "$key" ] && [ -s "$t" ] && ! grep -q -v '^PASS ' "$t"; then

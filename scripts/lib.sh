@@ -132,9 +132,10 @@ series_patches() {
 # am_patches TREE PATCH...: git am the patches in one run, each with its
 # author date as the committer date so that an unchanged queue gives the
 # same commit ids; on failure, keep the patches that applied, drop the
-# failed git am and die naming the patch that did not apply. One git am for a series, not one per patch: each run of git am
-# compares the whole index with the work tree first, about 2 s in a kernel
-# tree, which made 138 runs most of make check's "apply" step.
+# failed git am and die naming the patch that did not apply. One git am
+# for a series, not one per patch: each run of git am compares the whole
+# index with the work tree first, about 2 s in a kernel tree, which made
+# 138 runs most of make check's "apply" step.
 am_patches() {
 	local tree=$1 log start applied
 	shift

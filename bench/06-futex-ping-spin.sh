@@ -14,18 +14,17 @@
 #   run of 10000 takes about 40 s per kind in a 2-vCPU TCG guest).
 # - on the patched kernel, with both proxy settings: unmodified programs
 #   on the C library's mutexes, its PI mutexes and PING (bench/peers.sh,
-#   OUT/peers.VARIANT.TAG.txt);
+#   OUT/peers.VARIANT.TAG.txt), and the "perf bench futex lock" sweep of
+#   wait, set-wait, pi and ping under perf stat (OUT/lock.patched.R.txt
+#   with sched_proxy_exec=1, OUT/lock-pe0.patched.R.txt with =0; rows as
+#   bench/lock-row.awk writes them, read by scripts/bench/bench-lock-table.sh);
 # - with sched_proxy_exec=1 only, on the patched kernel only: how the PING
-#   locks were taken, from the futex:futex_ping_lock and
-#   futex:futex_ping_unlock trace events, in a run of its own of each
-#   workload for n and N, counted with histogram triggers
-#   (OUT/how.TAG.WORKLOAD.KIND.txt: "lock HOW COUNT",
-#   "unlock HOW COUNT" and ping_bench's own counts of user space
-#   acquisitions); and the "perf bench futex lock" sweep of wait, set-wait,
-#   pi and ping (OUT/lock.patched.R.txt, rows as bench/02-futex-set-wait.sh
-#   writes them, read by scripts/bench/bench-lock-table.sh), with the handoffs,
-#   wakeups and steals of the ping rows counted in separate runs
-#   (OUT/lockhow.patched.R.txt).
+#   locks were taken, from the futex:futex_ping_{lock,unlock,spin,wait}
+#   trace events, in a run of its own of each workload for n and N,
+#   counted with histogram triggers (OUT/how.TAG.WORKLOAD.KIND.txt: "lock
+#   HOW COUNT", "unlock HOW COUNT" ... and ping_bench's own counts of user
+#   space acquisitions); and the same for the ping rows of the sweep, in
+#   separate runs (OUT/lockhow.patched.R.txt).
 #
 # Usage: 06-futex-ping-spin.sh PERF OUT TAG (TAG: parent.R or patched.R);
 # BENCH_VARIANT: pe1 or pe0 (the boot's sched_proxy_exec).
@@ -82,34 +81,69 @@ case $tag in
 patched.*) "$(dirname "$0")/peers.sh" "$(dirname "$perf")/../pingmutex" "$out" "$tag" || exit 1 ;;
 esac
 
-[ "$variant" = pe1 ] || exit 0
 case $tag in patched.*) ;; *) exit 0 ;; esac
+[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" || exit 1
+
+# The lock sweep, on the patched kernel with both proxy settings
+# (OUT/lock.patched.R.txt with sched_proxy_exec=1, OUT/lock-pe0.patched.R.txt
+# with =0), kinds rotated from boot to boot; each row a perf process of its
+# own, as in bench/02-futex-set-wait.sh, counted by perf stat: the context
+# switches and migrations of its threads and the wakeups they made
+# (sched:sched_wakeup fires in the waker's context; named by its id
+# through the tracepoint PMU, as this perf is built without
+# libtraceevent), which lock-row.awk divides by the operations of the
+# run. Every kind pays the same counting, in the kernel only.
+wakeup=$(cat "$tracing/events/sched/sched_wakeup/id") || exit 1
+sweep=(wait set-wait pi ping)
+lk=()
+for i in 0 1 2 3; do lk+=("${sweep[$(((i + r) % 4))]}"); done
+row=$(mktemp)
+stat=$(mktemp)
+trap 'rm -f "$row" "$stat"' EXIT
+lockfile=$out/lock.$tag.txt
+[ "$variant" = pe1 ] || lockfile=$out/lock-$variant.$tag.txt
+for t in 1 2 4 8 16; do
+	for k in "${lk[@]}"; do
+		"$perf" stat -x, -o "$stat" -e context-switches,cpu-migrations,"tracepoint/config=$wakeup/" \
+			-- "$perf" bench futex lock -s -m -k "$k" -t "$t" -r "$runtime" >"$row" 2>&1 || {
+			cat "$row" "$stat"
+			exit 1
+		}
+		cat "$row" "$stat"
+		awk -v k="$k" -v t="$t" -v stat="$stat" -f "$(dirname "$0")/lock-row.awk" "$row" || exit 1
+	done
+done >"$lockfile" 2>&1 || {
+	tail -n 20 "$lockfile"
+	exit 1
+}
+
+[ "$variant" = pe1 ] || exit 0
 
 # How the PING locks were taken: the trace events, counted by how with
 # histogram triggers (in the kernel, no buffer to overflow), in runs of
 # their own apart from the timed ones.
-[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" || exit 1
 ev=$tracing/events/futex
-for e in lock unlock spin; do
+for e in lock unlock spin wait; do
 	[ -d "$ev/futex_ping_$e" ] || {
 		echo "06-futex-ping-spin: no futex_ping_$e trace event in $tracing"
 		exit 1
 	}
 done
-# counted CMD...: run CMD with the three PING events counted by histogram
-# triggers. Prints "lock HOW N" and "unlock HOW N" for every how seen, and
-# "unlock-why HOW WHY NEXT_STATE N" and "spin REASON N NS" (NS: the nanoseconds of
-# those spins together), each value by the name that the event's print
-# format gives the number (its __print_symbolic table for that field).
+# counted CMD...: run CMD with the four PING events counted by histogram
+# triggers. Prints "lock HOW N" and "unlock HOW N" for every how seen,
+# "unlock-why HOW WHY NEXT_STATE N", "spin REASON N NS" (NS: the nanoseconds
+# of those spins together) and "wait LOOK N" (what queued waiters found
+# when they looked), each value by the name that the event's print format
+# gives the number (its __print_symbolic table for that field).
 declare -A hist=([lock]="keys=how:vals=hitcount" [unlock]="keys=how,why,next_state:vals=hitcount"
-	[spin]="keys=reason:vals=hitcount,ns")
+	[spin]="keys=reason:vals=hitcount,ns" [wait]="keys=look:vals=hitcount")
 counted() {
 	local e rc=0
-	for e in lock unlock spin; do
+	for e in lock unlock spin wait; do
 		echo "hist:${hist[$e]}" >"$ev/futex_ping_$e/trigger" || return 1
 	done
 	"$@" || rc=$?
-	for e in lock unlock spin; do
+	for e in lock unlock spin wait; do
 		awk -v e="$e" '
 		FNR == NR {
 			# print fmt: ..., __print_symbolic(REC->how, { 0, "free" }, ...), ...
@@ -135,7 +169,7 @@ counted() {
 				else if (f == "ns") ns = v
 				else key = key " " ((f, v) in name ? name[f, v] : v)
 			}
-			if (e == "lock") print "lock" key, hits
+			if (e == "lock" || e == "wait") print e key, hits
 			else if (e == "spin") print "spin" key, hits, ns
 			else {
 				print "unlock-why" key, hits
@@ -161,27 +195,6 @@ for wl in fair rt; do
 	done
 done
 
-# The lock sweep, kinds rotated from boot to boot; each row a perf process
-# of its own, as in bench/02-futex-set-wait.sh.
-sweep=(wait set-wait pi ping)
-lk=()
-for i in 0 1 2 3; do lk+=("${sweep[$(((i + r) % 4))]}"); done
-row=$(mktemp)
-trap 'rm -f "$row"' EXIT
-for t in 1 2 4 8 16; do
-	for k in "${lk[@]}"; do
-		"$perf" bench futex lock -s -m -k "$k" -t "$t" -r "$runtime" >"$row" 2>&1 || {
-			cat "$row"
-			exit 1
-		}
-		cat "$row"
-		awk -v k="$k" -v t="$t" -f "$(dirname "$0")/lock-row.awk" "$row" || exit 1
-	done
-done >"$out/lock.$tag.txt" 2>&1 || {
-	tail -n 20 "$out/lock.$tag.txt"
-	exit 1
-}
-
 # Handoffs, wakeups and steals of the ping rows, in runs of their own:
 # the trace events counted by how, perf bench counting the user space
 # steals. "lockhow THREADS OPS/S STEALS/S then per second: lock by way
@@ -197,7 +210,7 @@ for t in 2 4 8 16; do
 	/^Averaged/ { ops = $2; secs = $NF }
 	/^Steals in user space:/ { steals = $(NF - 2) }
 	$1 == "lock" || $1 == "unlock" { c[$1, $2] = $3 }
-	$1 ~ /^(lock|unlock|unlock-why|spin)$/ { counts[++n] = $0 }
+	$1 ~ /^(lock|unlock|unlock-why|spin|wait)$/ { counts[++n] = $0 }
 	END {
 		if (secs <= 0) { print "lockhow: no Averaged line" > "/dev/stderr"; exit 1 }
 		printf "lockhow %s %s %.0f", t, ops, steals

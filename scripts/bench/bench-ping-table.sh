@@ -249,6 +249,39 @@ if grep -qs '^lockcount ' "$raw"/lockhow.patched.*.txt; then
 	printf 'running, reached the bound; spin_ns: the mean spin.\n'
 fi
 
+# What queued waiters found each time they looked (futex:futex_ping_wait),
+# per lock/unlock pair, from the "lockcount THREADS OPS wait LOOK N" lines.
+if grep -qs '^lockcount [0-9]* [0-9]* wait ' "$raw"/lockhow.patched.*.txt; then
+	looks="handoff took sleep walk retry timeout signal error"
+	for f in "$raw"/lockhow.patched.*.txt; do
+		awk -v looks="$looks" '
+		$1 == "lockcount" { t = $2; ops[t] = $3; seen[t] = 1 }
+		$1 == "lockcount" && $4 == "wait" { c[t, $5] += $6; all[t] += $6 }
+		END {
+			n = split(looks, l, " ")
+			for (t in seen) {
+				o = ops[t] > 0 ? ops[t] : 1
+				for (i = 1; i <= n; i++) printf "%s %s %.4f\n", t, l[i], c[t, l[i]] / o
+				printf "%s all %.4f\n", t, all[t] / o
+			}
+		}' "$f"
+	done >"$tmp/looks"
+	printf '\nLooks of queued PING waiters at the lock per lock/unlock pair (the same runs), medians\n'
+	printf '%7s' threads
+	for c in $looks all; do printf ' %8s' "$c"; done
+	printf '\n'
+	awk '{ print $1 }' "$tmp/looks" | sort -n -u | while read -r t; do
+		printf '%7s' "$t"
+		for c in $looks all; do
+			printf ' %8s' "$(awk -v t="$t" -v c="$c" '$1 == t && $2 == c { print $3 }' "$tmp/looks" | median)"
+		done
+		printf '\n'
+	done
+	printf 'handoff: an unlock had made the waiter the owner; took: it took the free word;\n'
+	printf 'sleep: the lock was held, it slept (again); walk: a new owner, whose chain it\n'
+	printf 'checked first; retry: the word changed under it; timeout, signal, error: it left.\n'
+fi
+
 # Latency distributions: the share of acquisitions up to a latency, per
 # kind, for each workload and proxy setting (patched kernel).
 if command -v gnuplot >/dev/null; then

@@ -12,19 +12,19 @@
  * Each inline is one kernel function, named with its lines as
  * "kernel: file:function:lines" at its transitions. The lines are those of
  * kernel/futex/ping.c, pi.c and core.c at the tip of the queue, series/06
- * (b8c1f6c60, "tools/testing/futex: Add ping_fuzz, a randomized PING
- * fuzzer"; ping.c last changed by 05a3e7412, "futex: Spin on a running
- * PING owner before queueing"): git show series/06-futex-ping-spin:<file>
+ * ("tools/testing/futex: Add ping_fuzz, a randomized PING fuzzer"; ping.c
+ * last changed by "futex: Trace each look of a queued PING waiter"):
+ * git show series/06-futex-ping-spin:<file>
  * in work/linux. models/README.md maps each inline to its lines, and says
  * what is abstracted away and how to run it.
  *
- * The handoff rule is the code's (ping.c:ping_hand_off_why:1266-1277):
+ * The handoff rule is the code's (ping.c:ping_hand_off_why:1293-1304):
  * an unlock hands the lock to the waiter it serves (the top waiter, or the
  * blocked donor) if that waiter is RT/DL, was stolen from
- * (q->ping_stolen_from, set at ping_wait:862-863 when a look finds the
+ * (q->ping_stolen_from, set at ping_wait:885-886 when a look finds the
  * lock taken after at least one pass), or has been passed over
  * PING_MAX_PASSES times (q->ping_passes, charged to the top waiter at every
- * stealable release, ping_unlock_hb:1441); else it publishes W and wakes
+ * stealable release, ping_unlock_hb:1468); else it publishes W and wakes
  * it. Here PING_MAX_PASSES is K (default 2, the code has 4), and RT/DL is
  * a flag per thread chosen nondeterministically at its start (threads
  * 1..RT_THREADS may be RT/DL; all RT/DL waiters have one priority).
@@ -123,7 +123,7 @@
 #define ROUNDS	2
 #endif
 #ifndef K
-#define K	2	/* PING_MAX_PASSES (ping.c:1245 has 4) */
+#define K	2	/* PING_MAX_PASSES (ping.c:1272 has 4) */
 #endif
 #ifndef TMO
 #define TMO	1	/* timeouts or signals per run */
@@ -290,7 +290,7 @@ inline top_waiter()
 /* Queue me: plist_add() with prio min(normal_prio, MAX_RT_PRIO): behind
  * the waiters of its own priority, ahead of those of a lower one. Fresh
  * futex_q: no passes, not stolen from (futex_q_init).
- * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1161,1216 */
+ * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1188,1243 */
 #define BEHIND(i) \
 	if \
 	:: pos[i] != 0 && rt[i] >= rt[me] -> g_i++ \
@@ -349,19 +349,19 @@ inline unqueue()
 }
 
 /* ping_hand_off_why(x) != FUTEX_PING_WHY_FAIR: the unlock must hand the
- * lock to x. kernel: ping.c:ping_hand_off_why:1266-1277 */
+ * lock to x. kernel: ping.c:ping_hand_off_why:1293-1304 */
 #if defined(CORE) || defined(MUTANT_NO_HANDOFF)
 #define MUST_HAND_OFF(x)	false
 #else
 #ifdef MUTANT_NO_RT_HANDOFF
 #define WHY_RT(x)	false		/* bug */
 #else
-#define WHY_RT(x)	rt[x]		/* :1270 */
+#define WHY_RT(x)	rt[x]		/* :1297 */
 #endif
 #ifdef MUTANT_NO_PASS_BOUND
 #define WHY_PASSES(x)	false		/* bug */
 #else
-#define WHY_PASSES(x)	(passes[x] >= K)	/* :1274 */
+#define WHY_PASSES(x)	(passes[x] >= K)	/* :1301 */
 #endif
 #define MUST_HAND_OFF(x)	(WHY_RT(x) || stolen[x] || WHY_PASSES(x))
 #endif
@@ -541,7 +541,7 @@ inline ping_trylock_owned()
 }
 
 /* Read the word at the top of the wait loop, hb->lock held.
- * kernel: ping.c:ping_wait:826-833 */
+ * kernel: ping.c:ping_wait:848-855 */
 inline ping_wait_read()
 {
 	v = word;
@@ -554,9 +554,9 @@ inline ping_wait_read()
  * word only the way user space may (0, or exactly W: never with OD), as
  * often as it comes free: one attempt at any time before the locked path,
  * a superset of what __ping_spin() does (it takes the word only after it
- * saw an owner, :1082-1085).
- * kernel: ping.c:futex_lock_ping:1170, ping_spin:1136-1156,
- * __ping_spin:1066-1133 (:1087-1088 OD, :1094-1101 the cmpxchg) */
+ * saw an owner, :1109-1112).
+ * kernel: ping.c:futex_lock_ping:1197, ping_spin:1163-1183,
+ * __ping_spin:1093-1160 (:1114-1115 OD, :1121-1128 the cmpxchg) */
 inline ping_spin()
 {
 #ifndef CORE
@@ -582,7 +582,7 @@ inline ping_spin()
 /* Wait for the lock: queued, hb->lock and the wait lock held, the word
  * read. Sets r to R_TAKEN, R_ETIMEDOUT or R_ESRCH (or an error P5
  * rejects).
- * kernel: ping.c:ping_wait:808-1027 */
+ * kernel: ping.c:ping_wait:830-1054 */
 inline ping_wait()
 {
 	do
@@ -607,7 +607,7 @@ inline ping_wait()
 		:: r == R_ETIMEDOUT
 		:: else ->
 #endif
-		/* :834-856 ownership first */
+		/* :856-879 ownership first */
 		if
 #ifdef MUTANT_NO_STALE_OWNER_FIX
 		/* bug: ping.c before 892a64d80: the word naming the waiter
@@ -618,20 +618,20 @@ inline ping_wait()
 			r = R_TAKEN
 #else
 		:: ps_owner == me ->
-			/* :838-840 the kernel made it the owner (ping_take(),
+			/* :860-863 the kernel made it the owner (ping_take(),
 			 * a handoff): the lock, even if it timed out */
 			acquired();
 			r = R_TAKEN
 		:: ps_owner != me && TID(v) == me ->
-			/* P5: :841-842 -EINVAL, a word the kernel did not
+			/* P5: :864-865 -EINVAL, a word the kernel did not
 			 * write */
 			P5(false);
 			r = R_EINVAL
 #endif
 		:: ps_owner != me && TID(v) != me && TID(v) == 0 ->
-			ping_take(0, 1, waiters)		/* :843-844 */
+			ping_take(0, 1, waiters)		/* :866-867 */
 		:: ps_owner != me && TID(v) != me && TID(v) != 0 ->
-			/* :845-856; an owner attached now is new to the
+			/* :868-879; an owner attached now is new to the
 			 * chain walk (unwalked) */
 			g_i = (ps_owner == 0);
 			ping_prepare_wait();
@@ -641,8 +641,8 @@ inline ping_wait()
 			fi;
 			g_i = 0
 		fi;
-		/* :862-863 the lock is taken by another after a pass: the
-		 * next unlock hands it over (ping_hand_off_why():1272) */
+		/* :885-886 the lock is taken by another after a pass: the
+		 * next unlock hands it over (ping_hand_off_why():1299) */
 		if
 		:: r == R_WAIT && passes[me] > 0 ->
 #ifndef MUTANT_NO_STOLEN_RULE
@@ -658,9 +658,9 @@ inline ping_wait()
 		:: r == R_WAIT && relw[me] -> robbed[me] = 1
 		:: else
 		fi;
-		/* :865-872 the timeout or a signal, only when it would
+		/* :888-895 the timeout or a signal, only when it would
 		 * wait; else a new owner's chain is walked first (PING_WALK,
-		 * :870-871, :881-887: checked = ps->owner) */
+		 * :893-894, :908-914: checked = ps->owner) */
 		if
 		:: r == R_WAIT && tmo -> r = R_ETIMEDOUT
 		:: r == R_WAIT && !tmo && (ps_owner != checked || unwalked) ->
@@ -674,8 +674,8 @@ inline ping_wait()
 #endif
 		if
 		:: r == R_EAGAIN || r == R_EBUSY || r == R_WALK ->
-			/* :890 unlock the wait lock; PING_WALK :895-904,
-			 * -EAGAIN :905-910 and -EBUSY :913-918 drop hb->lock,
+			/* :917 unlock the wait lock; PING_WALK :922-931,
+			 * -EAGAIN :932-937 and -EBUSY :940-945 drop hb->lock,
 			 * then ping_chain_walk() (not modelled: no cycles,
 			 * no chains beyond the lock), cond_resched() or
 			 * wait_for_owner_exiting() */
@@ -686,26 +686,26 @@ inline ping_wait()
 		:: r == R_WAIT ->
 			/* P5: never block on a ps whose owner is current */
 			P5(ps_owner != me);
-			/* :932-935 set_current_state(), unlock */
+			/* :959-962 set_current_state(), unlock */
 			asleep[me] = 1;
 			wl = 0;
 			hb = 0;
 			v = 0;		/* dead while asleep: re-read after */
 			waiters = 0
 		:: else ->
-			wl = 0				/* :890, :892-894, :919-920 */
+			wl = 0				/* :917, :919-921, :946-947 */
 		fi
 	   }
 	   if
 	   :: r == R_EAGAIN || r == R_WALK ->
-		/* :900, :909 futex_q_lockptr_lock(), look again */
+		/* :927, :936 futex_q_lockptr_lock(), look again */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
 	   :: r == R_EBUSY ->
-		/* :916-917 wait_for_owner_exiting(), futex_q_lockptr_lock() */
+		/* :943-944 wait_for_owner_exiting(), futex_q_lockptr_lock() */
 		atomic { xstate[t] != X_EXITING && hb == 0 -> t = 0; hb = me; ping_wait_read() }
 	   :: r == R_WAIT ->
-		/* :937-950 schedule(): a wakeup, or the hrtimer or a signal;
-		 * then walk again before sleeping again (:947-948 checked =
+		/* :964-977 schedule(): a wakeup, or the hrtimer or a signal;
+		 * then walk again before sleeping again (:974-975 checked =
 		 * NULL), futex_q_lockptr_lock() */
 		if
 		:: atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; ping_wait_read() }
@@ -717,7 +717,7 @@ inline ping_wait()
 		break
 	   fi
 	od;
-	/* :961-1015 out: leaving without the lock after an owner was
+	/* :988-1042 out: leaving without the lock after an owner was
 	 * attached that no walk has seen: walk (hb->lock dropped), then
 	 * look at ps->owner again: an unlock may have handed the lock over
 	 * meanwhile, or the owner exited attached to ps (retake). Without a
@@ -728,27 +728,27 @@ inline ping_wait()
 		if
 		:: r != R_TAKEN && ps_owner != 0 && ps_owner != me &&
 		   (ps_owner != checked || unwalked) ->
-			hb = 0;				/* :969-977 */
+			hb = 0;				/* :996-1004 */
 			ok = 1
 		:: else
 		fi
 	}
 	if
 	:: ok ->
-		atomic { hb == 0 -> hb = me;		/* :979 */
+		atomic { hb == 0 -> hb = me;		/* :1006 */
 			ok = 0;
 			if
-			:: ps_owner == me ->		/* :988-992 */
+			:: ps_owner == me ->		/* :1015-1019 */
 				acquired();
 				r = R_TAKEN
 #ifndef MUTANT_LEAVE_DROPS_OD
 			:: ps_owner == 0 && ps_owner_died && nq == 1 ->
-				/* :994-1014 the owner exited attached to ps
+				/* :1021-1041 the owner exited attached to ps
 				 * during the walk, and current is the last
 				 * waiter (finding 8, fixed by dfc30ef7a): retake,
-				 * goto retry (:820); the loop takes the lock
+				 * goto retry (:842); the loop takes the lock
 				 * with OD, by ping_prepare_wait():407-408
-				 * (:845-847), or by ping_take() (:843-844) for a
+				 * (:868-870), or by ping_take() (:866-867) for a
 				 * TID 0 word, OD|W from the robust list, whose
 				 * OD it keeps. One step here: hb->lock stays
 				 * held, and user space cannot change a word
@@ -767,7 +767,7 @@ inline ping_wait()
 			fi }
 	:: else
 	fi;
-	/* :1016 kernel: ping.c:ping_dequeue:555-599 */
+	/* :1043 kernel: ping.c:ping_dequeue:555-599 */
 	atomic {
 		checked = 0;
 		unwalked = 0;
@@ -817,28 +817,28 @@ inline ping_wait()
 		:: else
 		fi;
 		wl = 0;
-		hb = 0;		/* :1017 */
+		hb = 0;		/* :1044 */
 		ok = 0;
 		v = 0;
 		waiters = 0
 	}
-	wake_q()				/* :1018 */
+	wake_q()				/* :1045 */
 }
 
 /* FUTEX_LOCK_PING, or FUTEX_TRYLOCK_PING. Sets r.
- * kernel: ping.c:futex_lock_ping:1158-1239 */
+ * kernel: ping.c:futex_lock_ping:1185-1266 */
 inline futex_lock_ping(trylock)
 {
 	r = R_EAGAIN;
 	if
-	:: !trylock -> ping_spin()			/* :1170 */
+	:: !trylock -> ping_spin()			/* :1197 */
 	:: else
 	fi;
 	do
 	:: r == R_TAKEN ->
 		break
 	:: else ->
-		/* :1186 futex_q_lock(); ping_lock_atomic():496 reads the word */
+		/* :1213 futex_q_lock(); ping_lock_atomic():496 reads the word */
 		atomic {
 			hb == 0 -> hb = me;
 			v = word;
@@ -880,27 +880,27 @@ inline futex_lock_ping(trylock)
 			fi;
 			if
 			:: r == R_WAIT ->
-				/* :1216 __futex_queue(); ping_wait() reads the
+				/* :1243 __futex_queue(); ping_wait() reads the
 				 * word, which nobody else can change now: it
 				 * has W and names a task */
 				enqueue();
 				ping_wait_read()
 			:: else ->
-				hb = 0;			/* :1189 futex_q_unlock() */
+				hb = 0;			/* :1216 futex_q_unlock() */
 				v = 0;
 				waiters = 0
 			fi
 		}
 		if
 		:: r == R_WAIT ->
-			ping_wait();			/* :1229 */
+			ping_wait();			/* :1256 */
 			break
 		:: r == R_EBUSY ->
-			/* :1206-1210 wait_for_owner_exiting(), retry */
+			/* :1233-1237 wait_for_owner_exiting(), retry */
 			atomic { xstate[t] != X_EXITING -> t = 0 }
-		:: r == R_EAGAIN			/* :1207-1210 retry */
+		:: r == R_EAGAIN			/* :1234-1237 retry */
 		:: else ->
-			/* :1192-1198, :1211-1212: taken, -EWOULDBLOCK,
+			/* :1219-1225, :1238-1239: taken, -EWOULDBLOCK,
 			 * -ESRCH, -EDEADLK */
 			break
 		fi
@@ -913,24 +913,24 @@ inline futex_lock_ping(trylock)
  * ps->owner = NULL, wake t, a pass charged to the top waiter), by a
  * cmpxchg from v. ok = 0 if the word changed (nothing else changes then;
  * the caller retries).
- * kernel: ping.c:ping_unlock_hb:1395-1444, ping_donor_waiter:1342-1361,
- * ping_hand_off:1293-1321 */
+ * kernel: ping.c:ping_unlock_hb:1422-1471, ping_donor_waiter:1369-1388,
+ * ping_hand_off:1320-1348 */
 #define DONOR_OK(d) \
 	(pos[d] > 1 && rt[d] == rt[g_top] && DONOR_TOP_NOT_DUE)
 #ifdef MUTANT_DONOR_WHEN_DUE
 #define DONOR_TOP_NOT_DUE	true		/* bug */
 #else
-#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1353 */
+#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1380 */
 #endif
 inline ping_unlock_release()
 {
-	top_waiter();					/* :1382 */
+	top_waiter();					/* :1409 */
 	t = g_top;
 #ifndef CORE
-	/* :1397 ping_donor_waiter(): current->blocked_futex_donor, if it
-	 * is queued on this lock with top's priority (:1356-1358), and top
-	 * need not be handed the lock (:1353); or nobody (no Proxy
-	 * Execution, :1350, or no donor) */
+	/* :1424 ping_donor_waiter(): current->blocked_futex_donor, if it
+	 * is queued on this lock with top's priority (:1383-1385), and top
+	 * need not be handed the lock (:1380); or nobody (no Proxy
+	 * Execution, :1377, or no donor) */
 	if
 	:: true
 	:: DONOR_OK(1) -> t = 1
@@ -946,11 +946,11 @@ inline ping_unlock_release()
 #endif
 	fi;
 #endif
-	hnd = MUST_HAND_OFF(t);				/* :1417-1419 */
+	hnd = MUST_HAND_OFF(t);				/* :1444-1446 */
 	if
 	:: word == v && hnd ->
-		/* :1420 ping_hand_off(): :1302 the word, :1307-1308 the
-		 * owner, :1318-1319 wake */
+		/* :1447 ping_hand_off(): :1329 the word, :1334-1335 the
+		 * owner, :1345-1346 wake */
 #ifdef MUTANT_STEAL_HANDOFF
 		word = W;		/* bug: the handoff can be stolen */
 #else
@@ -965,11 +965,11 @@ inline ping_unlock_release()
 	:: word == v && !hnd ->
 		/* P3: a due first waiter is handed the lock */
 		P3U(!DUE(g_top));
-		word = W;				/* :1428 */
+		word = W;				/* :1455 */
 #ifndef MUTANT_UNLOCK_KEEPS_OWNER
-		ps_owner = 0;				/* :1436-1437 */
+		ps_owner = 0;				/* :1463-1464 */
 #endif
-		/* :1441 the pass is charged to top, whoever is woken */
+		/* :1468 the pass is charged to top, whoever is woken */
 #ifdef MUTANT_CHARGE_NEXT
 		if
 		:: passes[t] < K -> passes[t]++		/* bug */
@@ -998,7 +998,7 @@ inline ping_unlock_release()
 		; t = 0			/* bug: publishes W, wakes nobody */
 #endif
 	:: else ->
-		/* :1302-1304, :1428-1430 -EAGAIN, ps untouched */
+		/* :1329-1331, :1455-1457 -EAGAIN, ps untouched */
 		ok = 0;
 		t = 0
 	fi;
@@ -1006,17 +1006,17 @@ inline ping_unlock_release()
 }
 
 /* FUTEX_UNLOCK_PING; v is the word from get_user().
- * kernel: ping.c:__futex_unlock_ping:1447-1488, ping_unlock_hb:1369-1445 */
+ * kernel: ping.c:__futex_unlock_ping:1474-1515, ping_unlock_hb:1396-1472 */
 inline futex_unlock_ping()
 {
 	do
-	:: /* P5: :1458-1459 -EPERM */
+	:: /* P5: :1485-1486 -EPERM */
 	   P5(TID(v) == me);
 	   atomic {
-		hb == 0 -> hb = me;			/* :1380 */
+		hb == 0 -> hb = me;			/* :1407 */
 		if
 		:: nq == 0 ->
-			/* :1383-1393 no waiter can queue without hb->lock:
+			/* :1410-1420 no waiter can queue without hb->lock:
 			 * drop W and OD */
 			P5(ps_owner == 0);
 			if
@@ -1025,8 +1025,8 @@ inline futex_unlock_ping()
 			fi
 		:: else ->
 			assert(wl == 0);
-			wl = me;			/* :1399 */
-			/* P5: :1408-1410 -EINVAL; ps->owner is NULL if we
+			wl = me;			/* :1426 */
+			/* P5: :1435-1437 -EINVAL; ps->owner is NULL if we
 			 * stole it */
 			P5(ps_owner == 0 && !ps_owner_died || ps_owner == me);
 			/* P5: queued waiters imply W */
@@ -1041,10 +1041,10 @@ inline futex_unlock_ping()
 	   }
 	   if
 	   :: r == R_TAKEN ->
-		wake_q();				/* :1474 */
+		wake_q();				/* :1501 */
 		break
 	   :: else ->
-		v = word				/* :1476-1479, :1455 get_user() */
+		v = word				/* :1503-1506, :1482 get_user() */
 	   fi
 	od;
 	atomic { r = 0; v = 0 }
@@ -1057,7 +1057,7 @@ inline futex_unlock_ping()
 
 /* The robust list entry: lockless, then wake the top PING waiter.
  * kernel: core.c:handle_futex_death:980-1129 (:1066 TID check, :1084-1113
- * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1608-1631 */
+ * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1635-1658 */
 inline handle_futex_death()
 {
 	do
@@ -1082,13 +1082,13 @@ inline handle_futex_death()
 	if
 	:: ok && (v & W) ->
 		atomic {
-			hb == 0 -> hb = me;		/* :1624 */
-			top_waiter();			/* :1625-1627 */
+			hb == 0 -> hb = me;		/* :1651 */
+			top_waiter();			/* :1652-1654 */
 			t = g_top;
 			g_top = 0;
 			hb = 0
 		}
-		wake_q()				/* :1629 */
+		wake_q()				/* :1656 */
 	:: else
 	fi;
 #endif
@@ -1096,35 +1096,35 @@ inline handle_futex_death()
 }
 
 /* The PING states on the exiting task's list (those it was attached to).
- * kernel: ping.c:exit_ping_state_list:1555-1592, exit_ping_state:1507-1539;
+ * kernel: ping.c:exit_ping_state_list:1582-1619, exit_ping_state:1534-1566;
  * core.c:futex_cleanup:1487 */
 inline exit_ping_state_list()
 {
 	atomic {
-		hb == 0 -> hb = me;			/* :1516 */
+		hb == 0 -> hb = me;			/* :1543 */
 		assert(wl == 0);
-		wl = me;				/* :1519 */
+		wl = me;				/* :1546 */
 		t = 0;
 		if
 		:: nq > 0 && ps_owner == me ->
 			/* P5: the word names us, or the robust list cleared it */
 			P5(TID(word) == me || TID(word) == 0 && (word & OD));
-			/* :1525-1532 the word cannot be written here: mark the
+			/* :1552-1559 the word cannot be written here: mark the
 			 * ps, wake the top waiter; it takes the lock with OD */
 			ps_owner = 0;
 #ifndef MUTANT_NO_OWNER_DIED
 			ps_owner_died = 1;
 #endif
 			handled = 1;	/* the kernel knew it as the owner */
-			top_waiter();			/* :1518, :1534-1535 */
+			top_waiter();			/* :1545, :1561-1562 */
 			t = g_top;
 			g_top = 0
-		:: else					/* :1522-1523 */
+		:: else					/* :1549-1550 */
 		fi;
 		wl = 0;
 		hb = 0
 	}
-	wake_q()					/* :1538 */
+	wake_q()					/* :1565 */
 }
 
 /* ------------------------------------------------------------------ */

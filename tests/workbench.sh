@@ -1163,7 +1163,8 @@ t_pathlen_table() {
 
 # mail_verdict on messages as send.sh's stand-in or b4 leave them: good
 # ones, one without To: (among others with it), one to the workbench's
-# identity, one missing.
+# identity, one missing; b4's one message for a series of one patch and
+# its cover letter, and none.
 t_mail_verdict() {
 	local r=$T/mail v
 	mkdir -p "$r/series" "$r/good" "$r/noto" "$r/seed" "$r/short"
@@ -1179,14 +1180,18 @@ t_mail_verdict() {
 	printf 'From: a <a@b.c>\nTo: x <x@kernel.org>\nMessage-Id: <1@users.noreply.a-seed-1.example>\n\nbody\n' >"$r/msgid/2.eml"
 	v=$(tally=$r/tally bash -c '. "$1/scripts/check/runner.sh"
 		. "$1/scripts/check/steps/static.sh"
-		for k in good noto seed short msgid; do mail_verdict "mailable: $k" "$2/$k" "$2/series" log; done' \
+		for k in good noto seed short msgid; do mail_verdict "mailable: $k" "$2/$k" "$2/series" log; done
+		mail_verdict "mailable (b4): one" "$2/short" "$2/series" log 1
+		mail_verdict "mailable (b4): none" "$2/none" "$2/series" log 1' \
 		mv "$TOP" "$r")
 	printf '%s\n' "$v"
 	grep -q -x '  PASS mailable: good (2 messages)' <<<"$v" &&
 		grep -q -x "  FAIL mailable: noto (a message without To: $r/noto/2.eml)" <<<"$v" &&
 		grep -q -x '  FAIL mailable: seed (addressed to workbench@localhost )' <<<"$v" &&
 		grep -q -x '  FAIL mailable: short (1 messages for 2 files, log: log)' <<<"$v" &&
-		grep -q -x '  PASS mailable: msgid (2 messages)' <<<"$v"
+		grep -q -x '  PASS mailable: msgid (2 messages)' <<<"$v" &&
+		grep -q -x '  PASS mailable (b4): one (1 messages)' <<<"$v" &&
+		grep -q -x '  FAIL mailable (b4): none (0 messages for 1 files, log: log)' <<<"$v"
 }
 
 # Verdicts reused (selfcheck.sh's reuse_step): a run whose verdicts all

@@ -47,13 +47,18 @@ checkpatch_run() {
 	done
 }
 
-# mail_verdict LABEL MAILDIR SERIESDIR LOG: the messages in MAILDIR of the
-# series in SERIESDIR: one per file of it, each with a To:, none to the
-# workbench's identity.
+# mail_verdict LABEL MAILDIR SERIESDIR LOG [FOLD]: the messages in MAILDIR
+# of the series in SERIESDIR: one per file of it, each with a To:, none to
+# the workbench's identity. FOLD=1 (b4): a series of one patch and its
+# cover letter is one message, b4 putting the cover letter below the
+# patch's "---".
 mail_verdict() {
-	local label=$1 dir=$2 sdir=$3 log=$4 m want bad noto f
+	local label=$1 dir=$2 sdir=$3 log=$4 fold=${5:-0} m want bad noto f
 	m=$(find "$dir" -name '*.eml' 2>/dev/null | wc -l)
 	want=$(find "$sdir" -name '*.patch' | wc -l)
+	if [ "$fold" = 1 ] && [ "$want" -eq 2 ]; then
+		want=1
+	fi
 	# The recipients: To, Cc and Bcc, continuation lines unfolded.
 	bad=$(for f in "$dir"/*.eml; do
 		[ -f "$f" ] || continue
@@ -150,7 +155,7 @@ b4_mailable_run() {
 	fi
 	while IFS= read -r d; do
 		n=${d##*/}
-		mail_verdict "mailable (b4): $n" "$out/b4/$n" "$d" "$out/b4.log"
+		mail_verdict "mailable (b4): $n" "$out/b4/$n" "$d" "$out/b4.log" 1
 	done < <(series_dirs)
 }
 

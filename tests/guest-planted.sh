@@ -60,14 +60,22 @@ for _ in $(seq 60); do
 	dmesg | grep -q 'blocked for more than' && break
 	sleep 1
 done
-# The lock stays held by nobody who will release it, and this shell's
-# CPU runs with preemption disabled from here on: after it, the guest
-# only reads its log and panics. Nothing can be planted after it, and
-# before it nothing that turns lockdep off: a KASAN report (its taint
-# does, seen) or an oops; nor a lockup of a CPU that the rest needs.
-# Those are planted in a boot of their own (guest-planted-oops.sh).
-sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT"
-sleep 1
+# The lock stays held by nobody who will release it, and the CPU of the
+# shell that took it runs with preemption disabled from then on: after
+# it, the guest only reads its log and panics. Nothing can be planted
+# after it, and before it nothing that turns lockdep off: a KASAN report
+# (its taint does, seen) or an oops; nor a lockup of a CPU that the rest
+# needs. Those are planted in a boot of their own (guest-planted-oops.sh).
+# That shell's exit may never end (seen once: exit_mmap() on its CPU for
+# the 20 minutes of the boot's time-out, this script waiting for it), so
+# it runs on CPU 1 in the background, and this script on CPU 0, waiting
+# only for the report.
+taskset -pc 0 $$ >/dev/null || exit 2
+taskset -c 1 sh -c "echo SPINLOCKUP >$dbg/provoke-crash/DIRECT" &
+for _ in $(seq 60); do
+	dmesg | grep -q 'lock held when returning to user space' && break
+	sleep 1
+done
 dmesg >"$out/dmesg.txt" 2>&1
 echo ok >"$out/done"
 sync

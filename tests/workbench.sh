@@ -852,13 +852,36 @@ plant() {
 	# The tests read committed results as fixtures: without them every
 	# planted copy of such a test failed, whatever was planted.
 	ln -s "$TOP/results" "$d/results"
-	# steps-table-is-documented reads docs/check.md.
+	# steps-table-is-documented reads docs/check.md, model-tally the
+	# model, shellcheck .ci/run.
 	ln -s "$TOP/docs" "$d/docs"
+	ln -s "$TOP/models" "$d/models"
+	cp -a "$TOP/.ci" "$d/"
 	sed -i "$expr" "$d/$file"
+	echo "$d" >>"$T/plants"
 	if cmp -s "$TOP/$file" "$d/$file"; then
-		echo "planting changed nothing (update the plant): $file: $expr"
-		return 1
+		echo "planting changed nothing (update the plant): $file: $expr" >"$d/verdict"
+		echo 1 >"$d/rc"
+		return 0
 	fi
+	# Each copy is a workbench of its own (own T, work/, lock, process
+	# groups), and the planted tests mostly wait (for time-outs, for a
+	# killed process to go): three run at once, judged in the order they
+	# were planted by plants_judged.
+	while [ "$(jobs -rp | wc -l)" -ge 3 ]; do
+		wait -n || true
+	done
+	(
+		rc=0
+		plant_run "$test" "$file" "$expr" "$d" >"$d/verdict" 2>&1 || rc=$?
+		echo "$rc" >"$d/rc"
+	) &
+}
+
+# plant_run TEST FILE EXPR DIR: run TEST of the planted copy DIR, which
+# must fail it.
+plant_run() {
+	local test=$1 file=$2 expr=$3 d=$4
 	# Bounded: a plant can turn a test into one that never ends (a
 	# planted check.sh that got past its refusal ran the workbench tests,
 	# which ran it again, without end).
@@ -880,6 +903,19 @@ plant() {
 	echo "caught by $test in $((SECONDS - t0)) s: $file: $expr"
 	printf '%s %s:%s\n' "$((SECONDS - t0))" "$test" "$file" >>"$T/plant-times"
 	sed -n '/^     /p' "$d/out" | tail -n 2
+}
+
+# plants_judged: wait for every plant started, print what each said, in
+# the order they were planted; fails if one was not caught or did not
+# end.
+plants_judged() {
+	local d bad=0
+	wait
+	while read -r d; do
+		cat "$d/verdict"
+		[ "$(cat "$d/rc" 2>/dev/null)" = 0 ] || bad=1
+	done <"$T/plants"
+	return "$bad"
 }
 
 # The verdict functions of make check on planted evidence, as a guest
@@ -1758,6 +1794,7 @@ t_planted() {
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/"\${CHECK_REUSE:-1}" != 0/1 != 0/'
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/^\t\tset -e$/\t\tset +e/'
 	plant verdicts-reused-exactly scripts/check/steps/selfcheck.sh 's/^\t\ttally=\$t "\$fn"$/\t\t"$fn"; cp "$tally" "$t"/'
+	plants_judged
 }
 
 run run-fails-on-any-step t_run_fails_on_any_step

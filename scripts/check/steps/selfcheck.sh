@@ -7,13 +7,13 @@
 # Verdicts reused, as ccache reuses objects. The workbench tests, the
 # model and the static checks of the queue are functions of their inputs
 # alone: files of this repository (the workbench tests: every one but
-# patches/; the model: models/ and its script; checkpatch and the mail
-# checks: patches/ and scripts/, which name the base), the settings in
-# the environment and the host's packages. A run whose every verdict
-# passed is kept under a hash of those inputs, and a run with the same
-# hash replays it (what it printed, its verdicts, its log) instead of
-# running again: a first run on a machine, or one after any input
-# changed, runs them.
+# patches/, wip/ and the prose; the model: models/ and its script;
+# checkpatch and the mail checks: patches/ and scripts/, which name the
+# base), the settings in the environment and the host's packages. A run
+# whose every verdict passed is kept under a hash of those inputs, and a
+# run with the same hash replays it (what it printed, its verdicts, its
+# log) instead of running again: a first run on a machine, or one after
+# any input changed, runs them.
 # inputs_key PATHSPEC...: that hash, or nothing (and status 1) outside a
 # git checkout.
 inputs_key() {
@@ -73,7 +73,10 @@ reuse_step() {
 }
 
 workbench() {
-	reuse_step workbench "$(inputs_key . ':!patches')" workbench_run
+	# Not their input: the queue, the drafts and the prose (of docs/,
+	# the tests read check.md alone).
+	reuse_step workbench "$(inputs_key . ':!patches' ':!wip' ':!README.md' ':!docs/timings.md' \
+		':!docs/sending.md' ':!docs/ping-fuzz.md' ':!docs/dl_flip.c')" workbench_run
 }
 workbench_run() {
 	local rc=0

@@ -1014,6 +1014,21 @@ t_verdict() {
 		}
 	done
 	[ "$(wc -l <<<"$v")" -eq 8 ]
+	# A user program's fault (the "traps:" line, which a static program's
+	# abort() ends in under fault injection) is no kernel report; the
+	# kernel's own general protection fault is.
+	printf '%s\n' '[ 1.0] traps: robust_list[166] general protection fault ip:4012b1 sp:7f8774babef0 error:0 in robust_list[12b1,401000+7f000]' \
+		'[ 1.1] virtme-init: script returned {0}' >"$r/user-gp.txt"
+	printf '[ 1.0] Oops: general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] SMP\n' >"$r/gp.txt"
+	v=$(
+		# shellcheck source=scripts/check/verdict.sh
+		. "$TOP/scripts/check/verdict.sh"
+		splat_scan user-gp "$r/user-gp.txt"
+		splat_scan gp "$r/gp.txt"
+	)
+	printf '%s\n' "$v"
+	grep -q -x 'PASS kernel log clean (user-gp)' <<<"$v"
+	grep -q '^FAIL kernel log clean (gp): oops: Oops: general protection fault' <<<"$v"
 	# A report's trace alone (a stack dump) is still a report.
 	printf '[ 1.0] Call Trace:\n[ 1.1]  <TASK>\n' >"$r/trace.txt"
 	(
@@ -1155,6 +1170,8 @@ t_futex_lava() {
 	[ "$(lava_log '[ 1.0] rcu: INFO: rcu_preempt self-detected stall on CPU')" = 'RESULT kernel_log_clean fail' ] &&
 		[ "$(lava_log '[ 1.0] kernel BUG at kernel/futex/core.c:1!')" = 'RESULT kernel_log_clean fail' ] &&
 		[ "$(lava_log '[ 1.0] ODEBUG: Warning: an ignored line')" = 'RESULT kernel_log_clean pass' ] &&
+		[ "$(lava_log '[ 1.0] traps: robust_list[166] general protection fault ip:4012b1 sp:7f8774babef0 error:0')" = 'RESULT kernel_log_clean pass' ] &&
+		[ "$(lava_log '[ 1.0] Oops: general protection fault, probably for non-canonical address 0x1: 0000 [#1] SMP')" = 'RESULT kernel_log_clean fail' ] &&
 		[ "$(lava_log '[ 1.0] futex hash table entries: 16')" = 'RESULT kernel_log_clean pass' ] &&
 		[ "$(lava_log '')" = 'RESULT kernel_log_clean fail' ]
 }

@@ -9,25 +9,54 @@
  * of wakee (the top waiter or the blocked donor). One owner may die holding
  * the lock (DEATHS per run): exit or exec, with or without a robust list.
  *
- * Each inline is one kernel function, named with its lines as
- * "kernel: file:function:lines" at its transitions. The lines are those of
- * kernel/futex/ping.c, pi.c and core.c at the tip of the queue, series/06
- * ("tools/testing/futex: Add ping_fuzz, a randomized PING fuzzer"; ping.c
- * last changed by "futex: Trace each look of a queued PING waiter"):
- * git show series/06-futex-ping-spin:<file>
- * in work/linux. models/README.md maps each inline to its lines, and says
- * what is abstracted away and how to run it.
+ * Each inline is one kernel function, named in a "kernel: file:function"
+ * comment; the comments at its transitions name the function, and quote
+ * the code where one function has several steps (no line numbers: they
+ * move). The code is kernel/futex/ping.c, pi.c and core.c with levers 1,
+ * 3 and 5 of issue 26 (series 06 v3: "futex: Hand a fair PING waiter the
+ * lock after it was passed over for 1 ms", "futex: Wake one PING waiter
+ * at a time" and "futex: Release a contended PING lock as 0";
+ * ping_release_word() judges the waiter that looks next).
+ * models/README.md maps each inline to its functions, and says what is
+ * abstracted away and how to run it.
  *
- * The handoff rule is the code's (ping.c:ping_hand_off_why:1293-1304):
- * an unlock hands the lock to the waiter it serves (the top waiter, or the
- * blocked donor) if that waiter is RT/DL, was stolen from
- * (q->ping_stolen_from, set at ping_wait:885-886 when a look finds the
- * lock taken after at least one pass), or has been passed over
- * PING_MAX_PASSES times (q->ping_passes, charged to the top waiter at every
- * stealable release, ping_unlock_hb:1468); else it publishes W and wakes
- * it. Here PING_MAX_PASSES is K (default 2, the code has 4), and RT/DL is
- * a flag per thread chosen nondeterministically at its start (threads
- * 1..RT_THREADS may be RT/DL; all RT/DL waiters have one priority).
+ * The handoff rule (ping_hand_off_why()): an unlock hands the lock to the
+ * waiter it serves (the top waiter, or the blocked donor) if that waiter
+ * is RT/DL, or if PING_HANDOFF_NS (1 ms) have passed since its clock
+ * started (q->ping_passed_ns); else it releases the lock for anyone to
+ * take. A clock starts (ping_passed_over(), once per wait) at the first
+ * stealable release that wakes the waiter or finds it first (in
+ * ping_unlock_hb(): the woken waiter and top; with a wakeup in flight,
+ * top), at a handoff to a donor served in top's place (top's), and at
+ * the pass-on of ping_dequeue() that wakes it.
+ *
+ * The stealable release (ping_unlock_hb(), levers 3 and 5): one wakeup in
+ * flight. ps->ping_woken (woken here) names the waiter a release woke
+ * that has not looked yet. The release publishes 0 or W (below), sets
+ * ps->owner NULL, and wakes the waiter it serves and marks it only if no
+ * wakeup is in flight (woken is NULL); else it wakes nobody. The woken
+ * waiter clears the mark at its first look (ping_wait()), whatever it
+ * finds: a held word gets W again from ping_prepare_wait() before it
+ * sleeps, so that the owner's unlock enters the kernel; a free one it
+ * takes (ping_take()). ping_dequeue() moves the mark to the waiter its
+ * pass-on wakes, and clears it if it names the leaver otherwise, so that
+ * it never names a task that will not look again.
+ * 0 or W: ping_release_word() allows 0 only if the waiter that looks next
+ * (ps->ping_woken if a wakeup is in flight, else the waiter woken now) is
+ * the top waiter, the unlocker is not RT/DL, and that waiter is not
+ * SCHED_IDLE; else the release publishes W, under the same one-wakeup
+ * rule. The model publishes W for a donor and for an RT/DL unlocker, and
+ * chooses 0 or W where the code allows 0: SCHED_IDLE is not modelled (a
+ * class the model does not have), so W stands for such a waiter.
+ *
+ * Time is counted in unlocks (see TICK): a clock has run PING_HANDOFF_NS
+ * after K unlocks in the kernel, or at any unlock before that (EARLY
+ * chooses). RT/DL is a flag per thread chosen nondeterministically at its
+ * start (threads 1..RT_THREADS may be RT/DL; all RT/DL waiters have one
+ * priority), for its waits and its unlocks alike. There is no scheduler:
+ * any thread may run at any step, so "the woken waiter will run soon" is
+ * not a notion here, and neither is what the fallback guards against (an
+ * RT thief on the woken waiter's CPU, see models/README.md).
  *
  * A word whose TID names no task is not taken over: FUTEX_LOCK_PING and
  * FUTEX_TRYLOCK_PING fail with -ESRCH and leave it as it is (as
@@ -42,25 +71,40 @@
  *     the word names it.
  *  P2 no lost wakeup: no waiter sleeps forever: when no thread can move
  *     any more, every thread has finished its rounds, died, or given up
- *     with -ESRCH (the watchdog's assertions and invalid end states); and,
- *     with -DLIVENESS, "eventually every thread is done" under weak
- *     fairness.
+ *     with -ESRCH (the watchdog's assertions and invalid end states); in
+ *     every state, waiters queued with W clear and no kernel path under
+ *     hb->lock imply a queued waiter that will look (awake, or a wakeup
+ *     pending): else every later unlock stays in user space and nobody
+ *     wakes them (the watchdog's LOST_WAKEUP); and, with -DLIVENESS,
+ *     "eventually every thread is done" under weak fairness.
  *  P3 bounded bypass, the code's rule, for the first waiter in the queue
  *     (ping_top_waiter()); "bypassed": another thread takes the lock, other
- *     than to recover it after an owner's death (OD in the new word):
- *     (a) an RT/DL waiter is never bypassed while first, and every unlock
- *         that finds it first hands it the lock;
- *     (b) a fair waiter: the unlock after K that found it first without
- *         handing it the lock (stealable releases, also those that woke a
- *         donor) hands it the lock; so it is bypassed at most K + 1 times
- *         per wait while first (K releases, and one made for a waiter
- *         before it that left: ping_dequeue()'s pass-on only wakes);
- *     (c) a fair waiter that an unlock's stealable release woke while it
- *         was first, and that then looked and found the lock taken, is
- *         bypassed no more while first: the next unlock that finds it
- *         first hands it the lock ("stolen from once").
- *     The counters and flags of these are ghosts, kept apart from the
- *     code's q->ping_passes and q->ping_stolen_from.
+ *     than to recover it after an owner's death (OD in the new word);
+ *     "due": RT/DL, or fair and PING_HANDOFF_NS have passed since its
+ *     clock started (by P3's own clock, gclk: started where the code's
+ *     starts, above, and run by the same ticks). Bypasses are counted in
+ *     windows: those with no kernel unlock and no look of the waiter
+ *     between them count once (with W clear the thieves' unlocks stay in
+ *     user space, as many as they like, until the woken waiter looks).
+ *     A lost look does not end a window: one that ends in -EAGAIN
+ *     because user space changed the word between the look's read and
+ *     its cmpxchg, so that it set no W (finding 13: lost looks can
+ *     follow each other without end, and with every look ending a
+ *     window (b) fails, -DP3_EVERY_LOOK):
+ *     (a) an RT/DL waiter is never bypassed while first;
+ *     (b) every unlock that finds a due waiter first hands it the lock;
+ *         and, whatever the clock, a fair waiter is bypassed in at most
+ *         K + 1 windows per wait while first, the code's "T plus one lost
+ *         look": the K unlocks its clock may see before it runs out, plus
+ *         one window for the look that the next kernel unlock waits for.
+ *         (At N=3 even K windows hold, K=1 and K=2; with every look
+ *         ending a window K fails, a counterexample of 396 steps, N=3,
+ *         and K + 1 with K=1: finding 13);
+ *     (c) once due, a waiter is bypassed in at most DUE_BYPASSES (1)
+ *         windows while first before it gets the lock: a thief may take
+ *         a lock that ping_dequeue()'s pass-on left free as it made the
+ *         waiter first (with N=3 not even that: -DDUE_BYPASSES=0 holds).
+ *     Its counters and clock are ghosts, kept apart from the code's clk.
  *  P4 owner death: after a death the kernel knows of (the robust list set
  *     OD, or the exit path found the ps), the first thread to take the
  *     lock sees OWNER_DIED, and no other; -ESRCH only after a death it
@@ -69,34 +113,44 @@
  *     meets is one it handles (no -EINVAL, -EPERM or -EDEADLK for a
  *     correct program); an error return means the word does not name the
  *     caller (the stale owner rule), and -ESRCH that it names a task that
- *     has finished its exit; nobody sleeps on a ps it owns.
+ *     has finished its exit; nobody sleeps on a ps it owns; a kernel
+ *     unlock with waiters queued finds W.
+ *  P6 one release wakeup in flight: a release that wakes finds no earlier
+ *     release's wakee that has not looked yet (by P6's own copy of the
+ *     mark, gw, kept apart from the code's woken).
  *
  * Switches (-D):
  *  N=n ROUNDS=r K=k TMO=t DEATHS=d RT_THREADS=n	sizes, defaults below
- *  CORE		the rule of the core patch (560ead79c): no handoff,
- *		donor or spin (P3 does not apply); the tip's code otherwise
  *  ABORT_FIRST	the design notes' wait loop: the timeout or signal is
- *		checked before the word (ping.c checks it only when it
+ *		checked before the word (ping_wait() checks it only when it
  *		would sleep), except while ps->owner_died is set
  *  LIVENESS	add the LTL claim (pan -a -f)
  *  CHECK=mask	enable only the properties in mask (bit n-1 = Pn)
  *  P3_ACQ_ONLY	P3 without its unlock rule: only the bypasses counted
- *  P3_STRICT_BOUND	P3 (b) with the bound K, not K + 1 (a finding:
- *		the pass-on's release is not charged; models/README.md)
- *  P3_STRICT_WOKEN	P3 (c) for any wakeup that passes an unlock's
- *		release on (the pass-on, a donor wake), not only one
- *		that woke the waiter while first (a finding, likewise)
- *  MUTANT_NO_WAKE		unlock publishes W but wakes nobody
+ *  BYP_BOUND=b	P3 (b)'s bound in windows (K + 1)
+ *  P3_EVERY_LOOK	P3's windows end at every look, also a lost one
+ *			(finding 13: (b) fails)
+ *  LOST_LOOK_SETS_W	experiment, finding 13's fix (not the code): a
+ *			lost look sets W by an atomic OR before it looks
+ *			again; (b) then holds with every look ending a window
+ *  DUE_BYPASSES=b	P3 (c)'s bound in windows (1)
+ *  NO_EARLY	a clock runs out only after K unlocks, never earlier
+ *  RELEASE_FREE_ANY	experiment: every stealable release may publish 0
+ *			or W (ping_release_word()'s condition left out)
+ *  MUTANT_NO_WAKE		the release marks its wakee but wakes nobody
  *  MUTANT_NO_STALE_OWNER_FIX	ping_wait() before 892a64d80: TID == self
  *				is -EINVAL before ps->owner == current is
  *				looked at (a handoff makes it happen)
  *  MUTANT_STEAL_HANDOFF	the handoff writes W, not TID|W
  *  MUTANT_NO_HANDOFF		the unlock never hands off
  *  MUTANT_NO_RT_HANDOFF	ping_hand_off_why() without the RT/DL rule
- *  MUTANT_NO_STOLEN_RULE	ping_wait() never sets ping_stolen_from
- *  MUTANT_NO_PASS_BOUND	ping_hand_off_why() without PING_MAX_PASSES
- *  MUTANT_CHARGE_NEXT		the pass is charged to the woken waiter
- *				(the donor), not to the top waiter
+ *  MUTANT_NO_WAIT_BOUND	ping_hand_off_why() without PING_HANDOFF_NS:
+ *				a fair waiter is never due
+ *  MUTANT_DONOR_NO_CLOCK	a donor served in top's place does not start
+ *				top's clock (so donors may bypass it forever)
+ *  MUTANT_CLOCK_RESTART	ping_passed_over() restarts a running clock
+ *  MUTANT_PASS_ON_NO_CLOCK	ping_dequeue()'s pass-on does not start the
+ *				clock of the waiter it wakes (finding 9)
  *  MUTANT_DONOR_WHEN_DUE	ping_donor_waiter() serves the donor even
  *				when the top waiter must be handed the lock
  *  MUTANT_TAKE_DROPS_OD	ping_take() does not keep OWNER_DIED
@@ -112,8 +166,22 @@
  *  MUTANT_LEAVE_DROPS_OD	ping_wait() before its fix (dfc30ef7a): the
  *				leaving waiter drops a death seen after its
  *				walk (finding 8)
- *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(); not
- *				caught, see models/README.md
+ *  MUTANT_WOKEN_NO_W		the woken waiter finds the word held and
+ *				sleeps without setting W
+ *  MUTANT_RELEASE_NO_WAKE	the release wakes and marks nobody although
+ *				no wakeup is in flight
+ *  MUTANT_PASS_ON_STALE_MARK	the pass-on wakes next but leaves the mark
+ *				naming the leaver
+ *  MUTANT_LEAVE_KEEPS_MARK	a marked waiter that leaves without a
+ *				pass-on (ps has an owner) keeps its mark
+ *  MUTANT_REWAKE		a release wakes next and overwrites the mark
+ *				while a wakeup is in flight (P6 only)
+ *  MUTANT_PASS_ON_DROPS_MARK	the pass-on wakes next and clears the mark
+ *				(more wakeups, not fewer: P6 only)
+ *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(), see
+ *				models/README.md
+ *  MUTANT_WAKEE_NO_CLOCK	experiment: a donor woken in top's place does
+ *				not start its own clock, see models/README.md
  */
 
 #ifndef N
@@ -123,7 +191,7 @@
 #define ROUNDS	2
 #endif
 #ifndef K
-#define K	2	/* PING_MAX_PASSES (ping.c:1272 has 4) */
+#define K	2	/* unlocks that PING_HANDOFF_NS lasts at most */
 #endif
 #ifndef TMO
 #define TMO	1	/* timeouts or signals per run */
@@ -132,14 +200,10 @@
 #define DEATHS	1	/* owners that die holding the lock, per run */
 #endif
 #ifndef RT_THREADS
-#ifdef CORE
-#define RT_THREADS	0
-#else
 #define RT_THREADS	1	/* threads 1..RT_THREADS may be RT/DL */
 #endif
-#endif
 #ifndef CHECK
-#define CHECK	31
+#define CHECK	63
 #endif
 
 #if N < 2 || N > 5
@@ -149,11 +213,18 @@
 #error "K must be 1..4"
 #endif
 
-/* P3 (b): bypasses of a fair waiter while first, per wait */
-#ifdef P3_STRICT_BOUND
-#define BYPASS_BOUND	K
-#else
-#define BYPASS_BOUND	(K + 1)
+/* P3 (b): windows in which a fair waiter is bypassed while first, per
+ * wait (see bypass()). With W clear after a stealable release the time
+ * bound is enforced only from the woken waiter's look on (it sets W
+ * again, and the next unlock enters the kernel): one window more than the
+ * K kernel unlocks, "T plus one lost look" */
+#ifndef BYP_BOUND
+#define BYP_BOUND	(K + 1)
+#endif
+/* P3 (c): windows in which a waiter is bypassed while first and due, per
+ * wait */
+#ifndef DUE_BYPASSES
+#define DUE_BYPASSES	1
 #endif
 
 /* The futex word: TID in the low bits, as FUTEX_TID_MASK. */
@@ -201,8 +272,8 @@ hidden byte P5_state = 1;
 #else
 #define P3(e)	skip
 #endif
-/* P3's unlock rule, (a)-(c) "the unlock hands it the lock"; without it
- * (-DP3_ACQ_ONLY) only the bypasses are counted */
+/* P3's unlock rule, (b) "the unlock hands a due waiter the lock"; without
+ * it (-DP3_ACQ_ONLY) only the bypasses are counted */
 #ifdef P3_ACQ_ONLY
 #define P3U(e)	skip
 #else
@@ -217,6 +288,12 @@ hidden byte P5_state = 1;
 #define P5(e)	assert((e) || !P5_state)
 #else
 #define P5(e)	skip
+#endif
+hidden byte P6_oneinflight = 1;
+#if (CHECK & 32)
+#define P6(e)	assert((e) || !P6_oneinflight)
+#else
+#define P6(e)	skip
 #endif
 
 /* User space memory */
@@ -234,17 +311,16 @@ bit rt[N + 1];		/* RT/DL: rt_or_dl_prio(q->list.prio) */
 /* The ps exists while nq > 0 (each waiter holds a reference). */
 byte ps_owner;		/* ps->owner, 0 for NULL */
 bit ps_owner_died;	/* ps->owner_died */
-byte passes[N + 1];	/* q->ping_passes (0..K) */
-bit stolen[N + 1];	/* q->ping_stolen_from */
+byte clk[N + 1];	/* q->ping_passed_ns as time: 0 not set; 1..K set,
+			 * 1 + the unlocks since; K + 1: PING_HANDOFF_NS
+			 * has passed (see TICK) */
 byte tmo_left = TMO;
 
 /* Ghost state for the properties */
-byte nrel[N + 1];	/* P3: unlocks that found it first and did not hand
-			 * it the lock, this wait (0..K) */
-bit relw[N + 1];	/* P3: an unlock's stealable release woke it while
-			 * first, this wait */
-bit robbed[N + 1];	/* P3: and a look after that found the lock taken */
+byte gclk[N + 1];	/* P3: clk by P3's own rule (b), kept apart from the
+			 * code's */
 byte byp[N + 1];	/* P3: times bypassed while first, this wait */
+byte bypd[N + 1];	/* P3: times bypassed while first and due, this wait */
 hidden byte g_top;	/* scratch: the top waiter, within one step */
 hidden byte g_i;	/* scratch */
 byte cs;		/* threads that believe they hold the lock */
@@ -253,6 +329,20 @@ bit handled;		/* the kernel knows the owner died: the robust list
 			 * set OD, or the exit path found the ps */
 byte od_seen;		/* acquisitions that saw OWNER_DIED */
 byte ndone;		/* threads finished, dead, or given up (-ESRCH) */
+
+/* Kernel state of the one-wakeup release (levers 3 and 5): */
+byte woken;		/* ps->ping_woken: the waiter a stealable release
+			 * woke (or the pass-on of that wakeup) that has not
+			 * looked yet; 0 for NULL */
+/* Ghosts; wq and gw are functions of the rest of the state in the
+ * unmutated model, so they add no states; bsl does: */
+byte wq[N + 1];		/* P2: wake_q entries for thread i not yet run */
+byte gw;		/* P6: woken by the rule's own bookkeeping, apart
+			 * from the code's mark (they differ in mutants) */
+bit bsl[N + 1];		/* P3: bypassed while first since its last look
+			 * that was not lost, or the last kernel unlock (one
+			 * window) */
+hidden byte g_w;	/* scratch: this look cleared current's mark */
 
 /* ------------------------------------------------------------------ */
 /* Granularity. Each atomic block is one step. A kernel path holds
@@ -267,7 +357,7 @@ byte ndone;		/* threads finished, dead, or given up (-ESRCH) */
 
 /* g_top = ping_top_waiter(): the first PING waiter on hb->chain (RT/DL by
  * priority, then fair ones FIFO), 0 if none.
- * kernel: ping.c:ping_top_waiter:126-144; core.c:__futex_queue:856-873 */
+ * kernel: ping.c:ping_top_waiter(); core.c:__futex_queue() */
 inline top_waiter()
 {
 	g_top = 0;
@@ -289,8 +379,9 @@ inline top_waiter()
 
 /* Queue me: plist_add() with prio min(normal_prio, MAX_RT_PRIO): behind
  * the waiters of its own priority, ahead of those of a lower one. Fresh
- * futex_q: no passes, not stolen from (futex_q_init).
- * kernel: core.c:__futex_queue:869-872; ping.c:futex_lock_ping:1188,1243 */
+ * futex_q: ping_passed_ns 0, no clock (futex_q_init).
+ * kernel: core.c:__futex_queue() (its plist_add()); ping.c:futex_lock_ping()
+ * (futex_q_init, __futex_queue()) */
 #define BEHIND(i) \
 	if \
 	:: pos[i] != 0 && rt[i] >= rt[me] -> g_i++ \
@@ -314,12 +405,12 @@ inline enqueue()
 	pos[me] = g_i;
 	g_i = 0;
 	nq++;
-	passes[me] = 0;
-	stolen[me] = 0
+	clk[me] = 0;
+	gclk[me] = 0
 }
 
 /* Take me off the queue, and its per-wait state with it.
- * kernel: ping.c:ping_dequeue:566 (__futex_unqueue()) */
+ * kernel: ping.c:ping_dequeue() (its __futex_unqueue()) */
 #define CLOSE_UP(i) \
 	if \
 	:: pos[i] > pos[me] -> pos[i]-- \
@@ -340,35 +431,118 @@ inline unqueue()
 #endif
 	pos[me] = 0;
 	nq--;
-	passes[me] = 0;
-	stolen[me] = 0;
-	nrel[me] = 0;
-	relw[me] = 0;
-	robbed[me] = 0;
-	byp[me] = 0
+	clk[me] = 0;
+	gclk[me] = 0;
+	byp[me] = 0;
+	bypd[me] = 0
+	; bsl[me] = 0
 }
 
+/* Time. ping_hand_off_why() compares now - q->ping_passed_ns with
+ * PING_HANDOFF_NS (1 ms). The model has no clock: time passes at the
+ * unlocks, which are where it is read. Each unlock in the kernel that
+ * finds a waiter (ping_unlock_hb() past its no-waiter path, also one
+ * whose cmpxchg fails and is retried: each reads now) is a tick; a clock
+ * that has seen K ticks since it started has run PING_HANDOFF_NS, and a
+ * clock that has started may also have run it at any earlier tick (the
+ * unlocks may be that far apart): EARLY chooses, and a clock that has
+ * run it stays so (time is monotonic). clk (and P3's gclk): 0 not
+ * started; c in 1..K started, c - 1 ticks since; K + 1 run.
+ * kernel: ping.c:ping_unlock_hb() (now = ktime_get_ns()),
+ * ping_hand_off_why() (now - q->ping_passed_ns >= PING_HANDOFF_NS) */
+#define TICK_ONE(c) \
+	if \
+	:: c >= 1 && c <= K -> c++ \
+	:: else \
+	fi
+#define TICK(i) \
+	TICK_ONE(clk[i]); \
+	TICK_ONE(gclk[i])
+inline tick()
+{
+	/* a kernel unlock ends every waiter's bypass window */
+	bsl[1] = 0; bsl[2] = 0;
+#if N >= 3
+	bsl[3] = 0;
+#endif
+#if N >= 4
+	bsl[4] = 0;
+#endif
+#if N >= 5
+	bsl[5] = 0;
+#endif
+	TICK(1);
+	TICK(2);
+#if N >= 3
+	TICK(3);
+#endif
+#if N >= 4
+	TICK(4);
+#endif
+#if N >= 5
+	TICK(5);
+#endif
+}
+/* EARLY(x): x's clock started PING_HANDOFF_NS ago or more already, or
+ * not: the code's clock and P3's both (they differ only in mutants). */
+#ifdef NO_EARLY
+#define EARLY(x)	skip
+#else
+#define RUNNING(c)	(c >= 1 && c <= K)
+#define EARLY(x) \
+	if \
+	:: RUNNING(clk[x]) || RUNNING(gclk[x]) -> \
+		if \
+		:: RUNNING(clk[x]) -> clk[x] = K + 1 \
+		:: else \
+		fi; \
+		if \
+		:: RUNNING(gclk[x]) -> gclk[x] = K + 1 \
+		:: else \
+		fi \
+	:: true \
+	fi
+#endif
+
+/* ping_passed_over(x): start x's clock, unless it runs already.
+ * kernel: ping.c:ping_passed_over() */
+#ifdef MUTANT_CLOCK_RESTART
+#define PASSED_OVER(x)	clk[x] = 1	/* bug: without its test, restarts it */
+#else
+#define PASSED_OVER(x) \
+	if \
+	:: clk[x] == 0 -> clk[x] = 1 \
+	:: else \
+	fi
+#endif
+/* P3 (b)'s own start of the clock, apart from the code's. */
+#define GPASSED_OVER(x) \
+	if \
+	:: gclk[x] == 0 -> gclk[x] = 1 \
+	:: else \
+	fi
+
 /* ping_hand_off_why(x) != FUTEX_PING_WHY_FAIR: the unlock must hand the
- * lock to x. kernel: ping.c:ping_hand_off_why:1293-1304 */
-#if defined(CORE) || defined(MUTANT_NO_HANDOFF)
+ * lock to x. kernel: ping.c:ping_hand_off_why() */
+#ifdef MUTANT_NO_HANDOFF
 #define MUST_HAND_OFF(x)	false
 #else
 #ifdef MUTANT_NO_RT_HANDOFF
 #define WHY_RT(x)	false		/* bug */
 #else
-#define WHY_RT(x)	rt[x]		/* :1297 */
+#define WHY_RT(x)	rt[x]		/* rt_or_dl_prio(q->list.prio) */
 #endif
-#ifdef MUTANT_NO_PASS_BOUND
-#define WHY_PASSES(x)	false		/* bug */
+#ifdef MUTANT_NO_WAIT_BOUND
+#define WHY_WAITED(x)	false		/* bug */
 #else
-#define WHY_PASSES(x)	(passes[x] >= K)	/* :1301 */
+#define WHY_WAITED(x)	(clk[x] == K + 1)	/* PING_HANDOFF_NS passed */
 #endif
-#define MUST_HAND_OFF(x)	(WHY_RT(x) || stolen[x] || WHY_PASSES(x))
+#define MUST_HAND_OFF(x)	(WHY_RT(x) || WHY_WAITED(x))
 #endif
 
-/* P3's own reading of the rule: the unlock must hand the lock to its
- * first waiter x (P3 (a), (b), (c)). */
-#define DUE(x)	(rt[x] || robbed[x] || nrel[x] >= K)
+/* P3's own reading of the rule: x is due, the unlock must hand the lock
+ * to x if it finds x first (P3 (b), (c)). */
+#define DUE(x)	(rt[x] || gclk[x] == K + 1)
 
 /* The ghost bookkeeping of an acquisition, in the step that takes the
  * lock: P1 and P4. */
@@ -398,12 +572,24 @@ inline bypass(who)
 	if
 	:: g_top != 0 && g_top != who && !(word & OD) ->
 		P3(!rt[g_top]);			/* (a) */
-		P3(!robbed[g_top]);		/* (c) */
+		/* (b), (c) count windows: bypasses with no kernel unlock and
+		 * no look of the waiter between them (other than a lost one,
+		 * see ping_wait()) are one (user space unlocks with W clear do
+		 * not reach the kernel: "T plus one lost look") */
 		if
-		:: byp[g_top] <= BYPASS_BOUND -> byp[g_top]++
+		:: bsl[g_top]		/* counted in this window already */
+		:: else -> bsl[g_top] = 1;
+		if
+		:: byp[g_top] <= BYP_BOUND -> byp[g_top]++
 		:: else
 		fi;
-		P3(byp[g_top] <= BYPASS_BOUND)	/* (b) */
+		P3(byp[g_top] <= BYP_BOUND);	/* (b) */
+		if
+		:: DUE(g_top) && bypd[g_top] <= DUE_BYPASSES -> bypd[g_top]++
+		:: else
+		fi;
+		P3(bypd[g_top] <= DUE_BYPASSES)	/* (c) */
+		fi
 	:: else
 	fi;
 	g_top = 0
@@ -415,17 +601,22 @@ inline wake_q()
 {
 	atomic {
 		if
-		:: t != 0 -> asleep[t] = 0; t = 0
+		:: t != 0 -> asleep[t] = 0;
+			wq[t]--;
+			t = 0
 		:: else
 		fi
 	}
 }
 
+/* P2's ghost: a wake_q entry for t is made, in the step that chose t */
+#define WQ_ARM	; if :: t != 0 -> wq[t]++ :: else fi
+
 /* ------------------------------------------------------------------ */
 /* Take the lock by a cmpxchg from v, a word with TID 0 or one naming an
  * owner that exited attached to the ps (ps->owner_died). Sets r = R_TAKEN
  * or R_EAGAIN.
- * kernel: ping.c:ping_take:355-383 */
+ * kernel: ping.c:ping_take() */
 inline ping_take(odf, has_ps, wtrs)
 {
 	if
@@ -437,20 +628,20 @@ inline ping_take(odf, has_ps, wtrs)
 #else
 		word = me | (v & OD) | odf | (wtrs -> W : 0);
 #endif
-		/* :358-369 the cmpxchg. P5: TID 0 has no owner in ps, except
-		 * an exiting one when the robust list cleared the TID before
+		/* the cmpxchg. P5: TID 0 has no owner in ps, except an
+		 * exiting one when the robust list cleared the TID before
 		 * exit_ping_state() ran (ping_set_owner() moves the ps off
-		 * its list, :376-377) */
+		 * its list) */
 		P5(!has_ps || ps_owner == 0 || xstate[ps_owner] != X_OK);
 		bypass(me);
 		if
-		:: has_ps -> ps_owner = me; ps_owner_died = 0	/* :375-381 */
+		:: has_ps -> ps_owner = me; ps_owner_died = 0	/* ping_set_owner() */
 		:: else -> P5(nq == 0)
 		fi;
 		acquired();
 		r = R_TAKEN
 	:: else ->
-		r = R_EAGAIN				/* :369-371 */
+		r = R_EAGAIN				/* the word changed */
 	fi
 }
 
@@ -459,23 +650,23 @@ inline ping_take(odf, has_ps, wtrs)
  * attached if att), R_EBUSY (exiting; t = it), or, for a task that has
  * finished its futex cleanup, handle_exit_race()'s verdict: R_EAGAIN if
  * the word changed since v was read, else R_ESRCH.
- * kernel: pi.c:futex_attach_owner:486-571, handle_exit_race:382-428 */
+ * kernel: pi.c:futex_attach_owner(), handle_exit_race() */
 inline attach_owner(att)
 {
 	if
 	:: xstate[TID(v)] == X_OK ->
 		if
-		:: att -> ps_owner = TID(v)	/* :565 ping_attach_owner() */
+		:: att -> ps_owner = TID(v)	/* ping_attach_owner() */
 		:: else				/* ping_attach_none() */
 		fi;
 		r = R_WAIT
 	:: xstate[TID(v)] == X_EXITING ->
-		r = R_EBUSY;			/* :537-541 */
+		r = R_EBUSY;			/* FUTEX_STATE_EXITING */
 		t = TID(v)
 	:: xstate[TID(v)] == X_DEAD && word != v ->
-		r = R_EAGAIN			/* :543, :419-420 */
+		r = R_EAGAIN			/* handle_exit_race(): changed */
 	:: xstate[TID(v)] == X_DEAD && word == v ->
-		r = R_ESRCH			/* :427 */
+		r = R_ESRCH			/* handle_exit_race() */
 	fi
 }
 
@@ -486,33 +677,43 @@ inline attach_owner(att)
  * word is not touched). One step: besides the word, which user space
  * can change between the reads of this section (handle_exit_race() and
  * the cmpxchg), it reads only what the locks it holds protect.
- * kernel: ping.c:ping_prepare_wait:396-451 */
+ * kernel: ping.c:ping_prepare_wait() */
 inline ping_prepare_wait()
 {
 	if
 	:: ps_owner == 0 && ps_owner_died ->
-		/* :407-408 the owner exited attached to ps */
+		/* "!ps->owner && ps->owner_died": the owner exited
+		 * attached to ps */
 		ping_take(OD, 1, waiters)
 	:: else ->
-		/* P5: :414-415 -EINVAL, the word and ps disagree */
+		/* P5: -EINVAL, the word and ps disagree (ps->owner names
+		 * another TID) */
 		P5(ps_owner == 0 || ps_owner == TID(v));
-		/* :425-439 attach the thief or the first owner; -EBUSY,
-		 * -ESRCH and -EAGAIN return with the word untouched (the
-		 * -EINVAL of :435-438, a TID of a queued waiter, needs a
-		 * word user space forged: not modelled) */
+		/* attach the thief or the first owner (futex_attach_owner());
+		 * -EBUSY, -ESRCH and -EAGAIN return with the word untouched
+		 * (the -EINVAL for a TID of a queued waiter, ping_waits_on ==
+		 * ps, needs a word user space forged: not modelled) */
 		if
 		:: ps_owner == 0 -> attach_owner(1); ok = (r == R_WAIT)
 		:: else -> r = R_WAIT
 		fi;
-		/* :441-449 set W; if the word changed, detach again */
+		/* set W; if the word changed, detach again. The woken
+		 * waiter's look (g_w) that finds the word held sets W here
+		 * too, so that the owner's unlock enters the kernel */
 		if
+#ifdef MUTANT_WOKEN_NO_W
+		:: r == R_WAIT && !(v & W) && g_w ->
+			skip	/* bug: the woken waiter sleeps without W */
+		:: r == R_WAIT && !(v & W) && !g_w && word == v ->
+#else
 		:: r == R_WAIT && !(v & W) && word == v ->
+#endif
 			v = v | W;
 			word = v
 		:: r == R_WAIT && !(v & W) && word != v ->
 			r = R_EAGAIN;
 			if
-			:: ok -> ps_owner = 0			/* :445-446 */
+			:: ok -> ps_owner = 0		/* ping_set_owner(ps, NULL) */
 			:: else
 			fi
 		:: else
@@ -525,23 +726,24 @@ inline ping_prepare_wait()
  * task exited attached to the ps, else tell a live owner (R_EWOULDBLOCK)
  * from an exiting (R_EBUSY) or missing one (R_ESRCH, or R_EAGAIN if the
  * word changed); never set W or attach.
- * kernel: ping.c:ping_trylock_owned:461-476 */
+ * kernel: ping.c:ping_trylock_owned() */
 inline ping_trylock_owned()
 {
 	if
 	:: waiters && ps_owner == 0 && ps_owner_died ->
-		ping_take(OD, 1, 1)				/* :469-470 */
+		ping_take(OD, 1, 1)		/* "!ps->owner && ps->owner_died" */
 	:: else ->
-		attach_owner(0);				/* :474 */
+		attach_owner(0);		/* ping_attach_none() */
 		if
-		:: r == R_WAIT -> r = R_EWOULDBLOCK		/* :475 */
+		:: r == R_WAIT -> r = R_EWOULDBLOCK	/* PING_WOULDBLOCK */
 		:: else
 		fi
 	fi
 }
 
 /* Read the word at the top of the wait loop, hb->lock held.
- * kernel: ping.c:ping_wait:848-855 */
+ * kernel: ping.c:ping_wait() (futex_get_value_locked(), ping_top_waiter(),
+ * the wait lock) */
 inline ping_wait_read()
 {
 	v = word;
@@ -554,12 +756,11 @@ inline ping_wait_read()
  * word only the way user space may (0, or exactly W: never with OD), as
  * often as it comes free: one attempt at any time before the locked path,
  * a superset of what __ping_spin() does (it takes the word only after it
- * saw an owner, :1109-1112).
- * kernel: ping.c:futex_lock_ping:1197, ping_spin:1163-1183,
- * __ping_spin:1093-1160 (:1114-1115 OD, :1121-1128 the cmpxchg) */
+ * saw an owner running, and never a word with OD).
+ * kernel: ping.c:futex_lock_ping() (its ping_spin() call), ping_spin(),
+ * __ping_spin() */
 inline ping_spin()
 {
-#ifndef CORE
 	if
 	:: skip		/* owner not on a CPU, need_resched(), a signal, ... */
 	:: atomic {
@@ -574,19 +775,30 @@ inline ping_spin()
 		fi
 	   }
 	fi
-#else
-	skip
-#endif
 }
 
 /* Wait for the lock: queued, hb->lock and the wait lock held, the word
  * read. Sets r to R_TAKEN, R_ETIMEDOUT or R_ESRCH (or an error P5
  * rejects).
- * kernel: ping.c:ping_wait:830-1054 */
+ * kernel: ping.c:ping_wait() */
 inline ping_wait()
 {
 	do
 	:: atomic {
+		/* the look (under the wait lock, before "ownership first"):
+		 * "if (ps->ping_woken == current) ps->ping_woken = NULL",
+		 * whatever it finds; g_w tells ping_prepare_wait() that this
+		 * look cleared current's mark (MUTANT_WOKEN_NO_W). P6's gw
+		 * likewise. The end of the step ends current's bypass window
+		 * (P3), unless the look was lost */
+		if
+		:: woken == me -> woken = 0; g_w = 1
+		:: else
+		fi;
+		if
+		:: gw == me -> gw = 0
+		:: else
+		fi;
 #ifdef ABORT_FIRST
 		/* the design notes' order: a timeout or signal ends the wait
 		 * before the word is looked at, the stale owner rule first;
@@ -607,7 +819,7 @@ inline ping_wait()
 		:: r == R_ETIMEDOUT
 		:: else ->
 #endif
-		/* :856-879 ownership first */
+		/* "Ownership first" */
 		if
 #ifdef MUTANT_NO_STALE_OWNER_FIX
 		/* bug: ping.c before 892a64d80: the word naming the waiter
@@ -618,21 +830,21 @@ inline ping_wait()
 			r = R_TAKEN
 #else
 		:: ps_owner == me ->
-			/* :860-863 the kernel made it the owner (ping_take(),
-			 * a handoff): the lock, even if it timed out */
+			/* "ps->owner == current": the kernel made it the
+			 * owner (ping_take(), a handoff): the lock, even if
+			 * it timed out */
 			acquired();
 			r = R_TAKEN
 		:: ps_owner != me && TID(v) == me ->
-			/* P5: :864-865 -EINVAL, a word the kernel did not
-			 * write */
+			/* P5: -EINVAL, "not written by the kernel" */
 			P5(false);
 			r = R_EINVAL
 #endif
 		:: ps_owner != me && TID(v) != me && TID(v) == 0 ->
-			ping_take(0, 1, waiters)		/* :866-867 */
+			ping_take(0, 1, waiters)	/* FUTEX_PING_LOCK_WOKEN */
 		:: ps_owner != me && TID(v) != me && TID(v) != 0 ->
-			/* :868-879; an owner attached now is new to the
-			 * chain walk (unwalked) */
+			/* ping_prepare_wait(); an owner attached now is new
+			 * to the chain walk (unwalked) */
 			g_i = (ps_owner == 0);
 			ping_prepare_wait();
 			if
@@ -641,26 +853,9 @@ inline ping_wait()
 			fi;
 			g_i = 0
 		fi;
-		/* :885-886 the lock is taken by another after a pass: the
-		 * next unlock hands it over (ping_hand_off_why():1299) */
-		if
-		:: r == R_WAIT && passes[me] > 0 ->
-#ifndef MUTANT_NO_STOLEN_RULE
-			stolen[me] = 1
-#else
-			skip		/* bug: never stolen from */
-#endif
-		:: else
-		fi;
-		/* P3 (c): woken by an unlock's release, it finds the lock
-		 * taken */
-		if
-		:: r == R_WAIT && relw[me] -> robbed[me] = 1
-		:: else
-		fi;
-		/* :888-895 the timeout or a signal, only when it would
-		 * wait; else a new owner's chain is walked first (PING_WALK,
-		 * :893-894, :908-914: checked = ps->owner) */
+		/* the timeout or a signal, only when it would wait ("if
+		 * (!ret)"); else a new owner's chain is walked first
+		 * (PING_WALK: checked = ps->owner) */
 		if
 		:: r == R_WAIT && tmo -> r = R_ETIMEDOUT
 		:: r == R_WAIT && !tmo && (ps_owner != checked || unwalked) ->
@@ -674,11 +869,10 @@ inline ping_wait()
 #endif
 		if
 		:: r == R_EAGAIN || r == R_EBUSY || r == R_WALK ->
-			/* :917 unlock the wait lock; PING_WALK :922-931,
-			 * -EAGAIN :932-937 and -EBUSY :940-945 drop hb->lock,
-			 * then ping_chain_walk() (not modelled: no cycles,
-			 * no chains beyond the lock), cond_resched() or
-			 * wait_for_owner_exiting() */
+			/* unlock the wait lock; PING_WALK, -EAGAIN and
+			 * -EBUSY drop hb->lock, then ping_chain_walk() (not
+			 * modelled: no cycles, no chains beyond the lock),
+			 * cond_resched() or wait_for_owner_exiting() */
 			wl = 0;
 			hb = 0;
 			v = 0;
@@ -686,27 +880,51 @@ inline ping_wait()
 		:: r == R_WAIT ->
 			/* P5: never block on a ps whose owner is current */
 			P5(ps_owner != me);
-			/* :959-962 set_current_state(), unlock */
+			/* set_current_state(), unlock */
 			asleep[me] = 1;
 			wl = 0;
 			hb = 0;
 			v = 0;		/* dead while asleep: re-read after */
 			waiters = 0
 		:: else ->
-			wl = 0				/* :917, :919-921, :946-947 */
-		fi
+			wl = 0				/* taken, or goto out */
+		fi;
+		/* P3: a look ends current's bypass window, unless it is lost:
+		 * -EAGAIN, the word changed between the look's read and its
+		 * cmpxchg (ping_take(), or ping_prepare_wait()'s W), so that
+		 * it set no W and the next unlock may stay in user space
+		 * (finding 13). -DP3_EVERY_LOOK: every look ends it */
+#ifndef P3_EVERY_LOOK
+		if
+		:: r != R_EAGAIN -> bsl[me] = 0
+		:: else
+		fi;
+#else
+		bsl[me] = 0;
+#endif
+		g_w = 0
 	   }
 	   if
 	   :: r == R_EAGAIN || r == R_WALK ->
-		/* :927, :936 futex_q_lockptr_lock(), look again */
+#ifdef LOST_LOOK_SETS_W
+		/* experiment (finding 13's fix, not the code): a lost look
+		 * still sets W, by an atomic OR into the word under hb->lock,
+		 * so that the unlock after it enters the kernel */
+		if
+		:: r == R_EAGAIN ->
+			atomic { hb == 0 -> hb = me; word = word | W; hb = 0 }
+		:: else
+		fi;
+#endif
+		/* futex_q_lockptr_lock(), look again ("continue") */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
 	   :: r == R_EBUSY ->
-		/* :943-944 wait_for_owner_exiting(), futex_q_lockptr_lock() */
+		/* wait_for_owner_exiting(), futex_q_lockptr_lock() */
 		atomic { xstate[t] != X_EXITING && hb == 0 -> t = 0; hb = me; ping_wait_read() }
 	   :: r == R_WAIT ->
-		/* :964-977 schedule(): a wakeup, or the hrtimer or a signal;
-		 * then walk again before sleeping again (:974-975 checked =
-		 * NULL), futex_q_lockptr_lock() */
+		/* schedule(): a wakeup, or the hrtimer or a signal; then
+		 * walk again before sleeping again (checked = NULL),
+		 * futex_q_lockptr_lock() */
 		if
 		:: atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; ping_wait_read() }
 		:: atomic { tmo_left > 0 && hb == 0 ->
@@ -717,7 +935,7 @@ inline ping_wait()
 		break
 	   fi
 	od;
-	/* :988-1042 out: leaving without the lock after an owner was
+	/* "out:" leaving without the lock after an owner was
 	 * attached that no walk has seen: walk (hb->lock dropped), then
 	 * look at ps->owner again: an unlock may have handed the lock over
 	 * meanwhile, or the owner exited attached to ps (retake). Without a
@@ -728,34 +946,37 @@ inline ping_wait()
 		if
 		:: r != R_TAKEN && ps_owner != 0 && ps_owner != me &&
 		   (ps_owner != checked || unwalked) ->
-			hb = 0;				/* :996-1004 */
+			hb = 0;			/* spin_unlock(), ping_chain_walk() */
 			ok = 1
 		:: else
 		fi
 	}
 	if
 	:: ok ->
-		atomic { hb == 0 -> hb = me;		/* :1006 */
+		atomic { hb == 0 -> hb = me;	/* futex_q_lockptr_lock() */
 			ok = 0;
 			if
-			:: ps_owner == me ->		/* :1015-1019 */
+			:: ps_owner == me ->	/* "if (ps->owner == current)" */
 				acquired();
 				r = R_TAKEN
 #ifndef MUTANT_LEAVE_DROPS_OD
 			:: ps_owner == 0 && ps_owner_died && nq == 1 ->
-				/* :1021-1041 the owner exited attached to ps
+				/* "retake": the owner exited attached to ps
 				 * during the walk, and current is the last
-				 * waiter (finding 8, fixed by dfc30ef7a): retake,
-				 * goto retry (:842); the loop takes the lock
-				 * with OD, by ping_prepare_wait():407-408
-				 * (:868-870), or by ping_take() (:866-867) for a
-				 * TID 0 word, OD|W from the robust list, whose
-				 * OD it keeps. One step here: hb->lock stays
-				 * held, and user space cannot change a word
-				 * whose owner died (TID|W or OD|W), so the
-				 * loop's first look takes it. With other
-				 * waiters the exit woke top, or ping_dequeue()
-				 * passes the wakeup on */
+				 * waiter (finding 8, fixed by dfc30ef7a):
+				 * "goto retry"; the loop takes the lock with
+				 * OD, by ping_prepare_wait() (its
+				 * "!ps->owner && ps->owner_died"), or by
+				 * ping_take() for a TID 0 word, OD|W from the
+				 * robust list, whose OD it keeps. One step
+				 * here: hb->lock stays held, and user space
+				 * cannot change a word whose owner died (TID|W
+				 * or OD|W), so the loop's first look takes it
+				 * (that look would clear current's mark:
+				 * ping_dequeue() below does, as nothing sees
+				 * the mark in between). With other waiters the
+				 * exit woke top, or ping_dequeue() passes the
+				 * wakeup on */
 				v = word;
 				assert(wl == 0);
 				wl = me;
@@ -767,17 +988,17 @@ inline ping_wait()
 			fi }
 	:: else
 	fi;
-	/* :1043 kernel: ping.c:ping_dequeue:555-599 */
+	/* kernel: ping.c:ping_dequeue() */
 	atomic {
 		checked = 0;
 		unwalked = 0;
-		unqueue();				/* :566 */
-		wl = me;				/* :569 */
-		v = word;				/* :573 */
-		/* :584-591 left without the lock while ps has no owner (the
-		 * lock is free, its owner exited, or a thief is not attached
-		 * yet): it may have been woken to take it or to attach the
-		 * thief, so wake the next waiter */
+		unqueue();			/* __futex_unqueue(), next */
+		wl = me;			/* the wait lock */
+		v = word;			/* futex_get_value_locked() */
+		/* "!locked && !ps->owner": left without the lock while ps
+		 * has no owner (the lock is free, its owner exited, or a
+		 * thief is not attached yet): it may have been woken to
+		 * take it or to attach the thief, so wake the next waiter */
 #ifdef MUTANT_PASS_ON_TID0
 		/* bug: ping.c of d2c29f739: only while the word's TID is 0 */
 		ok = (nq > 0 && r != R_TAKEN && TID(v) == 0)
@@ -788,91 +1009,121 @@ inline ping_wait()
 	atomic {
 		if
 		:: nq == 0 ->
-			/* :576-583 no waiter left: clear W, best effort */
+			/* "!next": no waiter left: clear W, best effort */
 			if
 			:: (v & W) && word == v -> word = v - W
 			:: else
 			fi;
-			/* :597 ping_put_state(): the last reference */
+			/* ping_put_state(): the last reference */
 			ps_owner = 0;
 			ps_owner_died = 0
 		:: ok ->
 #ifdef MUTANT_NO_PASS_ON
 			t = 0
 #else
-			/* :567 next = ping_top_waiter(); :590 wake it: only a
-			 * wakeup, never a handoff, and no pass charged; the
-			 * word and ps->owner stay */
+			/* next = ping_top_waiter(); ping_wake_waiter(): only
+			 * a wakeup, never a handoff; the word and ps->owner
+			 * stay. The lock is free for anyone while it waits
+			 * (or its owner is not attached, or died):
+			 * ping_passed_over() starts its clock */
 			top_waiter();
 			t = g_top;
 			g_top = 0;
-#ifdef P3_STRICT_WOKEN
-			if
-			:: !ps_owner_died -> relw[t] = 1
-			:: else
-			fi;
+#ifndef MUTANT_PASS_ON_NO_CLOCK
+			PASSED_OVER(t);
 #endif
-			skip
+			GPASSED_OVER(t)
 #endif
 		:: else
 		fi;
+		/* the mark goes with the pass-on's wakeup ("The wakeup that
+		 * current did not use goes to @next"; ok: t is the waiter
+		 * woken); current's mark is cleared if it leaves without a
+		 * pass-on ("Also when current leaves without passing a
+		 * wakeup on": ps has an owner, or it took the lock); the last
+		 * waiter frees the ps and the mark with it */
+		if
+		:: nq == 0 -> woken = 0; gw = 0
+		:: else ->
+			if
+			:: gw == me -> gw = (ok -> t : 0)
+			:: else
+			fi;
+			if
+			:: woken == me && ok ->
+#if defined(MUTANT_PASS_ON_STALE_MARK)
+				skip		/* bug: the mark names the leaver */
+#elif defined(MUTANT_PASS_ON_DROPS_MARK)
+				woken = 0	/* bug: the wakeup goes unmarked */
+#else
+				woken = t
+#endif
+			:: woken == me && !ok ->
+#ifdef MUTANT_LEAVE_KEEPS_MARK
+				skip		/* bug: the mark names the leaver */
+#else
+				woken = 0
+#endif
+			:: else
+			fi
+		fi
+		WQ_ARM;
 		wl = 0;
-		hb = 0;		/* :1044 */
+		hb = 0;		/* spin_unlock(q->lock_ptr) */
 		ok = 0;
 		v = 0;
 		waiters = 0
 	}
-	wake_q()				/* :1045 */
+	wake_q()				/* wake_up_q() */
 }
 
 /* FUTEX_LOCK_PING, or FUTEX_TRYLOCK_PING. Sets r.
- * kernel: ping.c:futex_lock_ping:1185-1266 */
+ * kernel: ping.c:futex_lock_ping() */
 inline futex_lock_ping(trylock)
 {
 	r = R_EAGAIN;
 	if
-	:: !trylock -> ping_spin()			/* :1197 */
+	:: !trylock -> ping_spin()
 	:: else
 	fi;
 	do
 	:: r == R_TAKEN ->
 		break
 	:: else ->
-		/* :1213 futex_q_lock(); ping_lock_atomic():496 reads the word */
+		/* futex_q_lock(); ping_lock_atomic() reads the word */
 		atomic {
 			hb == 0 -> hb = me;
 			v = word;
-			/* P5: queued waiters imply W */
-			P5(nq == 0 || (v & W));
-			waiters = (nq > 0);		/* :502 top */
+			waiters = (nq > 0);		/* top */
 			r = (TID(v) == me -> R_EDEADLK : R_WAIT)
 		}
-		/* kernel: ping.c:ping_lock_atomic:484-538 */
+		/* kernel: ping.c:ping_lock_atomic() */
 		atomic {
 			if
-			:: r == R_EDEADLK			/* :499-500 */
+			:: r == R_EDEADLK			/* TID == self */
 			:: r != R_EDEADLK && TID(v) == 0 && !waiters ->
-				/* :508-510 free, no waiters: keep OD, drop W */
+				/* "Free, no waiters: keep OD, drop a stale W" */
 				ping_take(0, 0, 0)
 			:: r != R_EDEADLK && TID(v) != 0 && trylock ->
-				/* :513-514 */
+				/* ping_trylock_owned(), under the wait lock
+				 * if a ps exists */
 				if
-				:: waiters -> assert(wl == 0); wl = me	/* :467 */
+				:: waiters -> assert(wl == 0); wl = me
 				:: else
 				fi;
 				ping_trylock_owned();
 				wl = 0
 			:: else ->
 				assert(wl == 0);
-				wl = me;			/* :521 */
-				/* :516-519 ping_alloc_state() if nobody waits */
+				wl = me;			/* the wait lock */
+				/* ping_alloc_state() if nobody waits */
 				assert(waiters || ps_owner == 0 && !ps_owner_died);
 				if
-				:: TID(v) == 0 -> ping_take(0, 1, waiters)	/* :522-523 */
-				:: else -> ping_prepare_wait()			/* :524-525 */
+				:: TID(v) == 0 -> ping_take(0, 1, waiters)
+				:: else -> ping_prepare_wait()
 				fi;
 				wl = 0;
-				/* :531-533 ping_put_state(new_ps) */
+				/* ping_put_state(new_ps) */
 				if
 				:: r != R_WAIT && !waiters -> ps_owner = 0; ps_owner_died = 0
 				:: else
@@ -880,28 +1131,28 @@ inline futex_lock_ping(trylock)
 			fi;
 			if
 			:: r == R_WAIT ->
-				/* :1243 __futex_queue(); ping_wait() reads the
-				 * word, which nobody else can change now: it
-				 * has W and names a task */
+				/* __futex_queue(); ping_wait() reads the word,
+				 * which nobody else can change now: it has W
+				 * and names a task */
 				enqueue();
 				ping_wait_read()
 			:: else ->
-				hb = 0;			/* :1216 futex_q_unlock() */
+				hb = 0;			/* futex_q_unlock() */
 				v = 0;
 				waiters = 0
 			fi
 		}
 		if
 		:: r == R_WAIT ->
-			ping_wait();			/* :1256 */
+			ping_wait();
 			break
 		:: r == R_EBUSY ->
-			/* :1233-1237 wait_for_owner_exiting(), retry */
+			/* -EBUSY: wait_for_owner_exiting(), "goto retry" */
 			atomic { xstate[t] != X_EXITING -> t = 0 }
-		:: r == R_EAGAIN			/* :1234-1237 retry */
+		:: r == R_EAGAIN			/* -EAGAIN: "goto retry" */
 		:: else ->
-			/* :1219-1225, :1238-1239: taken, -EWOULDBLOCK,
-			 * -ESRCH, -EDEADLK */
+			/* "goto out": taken, -EWOULDBLOCK, -ESRCH,
+			 * -EDEADLK */
 			break
 		fi
 	od
@@ -909,28 +1160,34 @@ inline futex_lock_ping(trylock)
 
 /* The unlock under hb->lock and the wait lock, with waiters: choose the
  * waiter to serve (t: the blocked donor, or the top waiter) and hand the
- * lock to it (hnd: its TID|W, ps->owner = t) or release it (W,
- * ps->owner = NULL, wake t, a pass charged to the top waiter), by a
- * cmpxchg from v. ok = 0 if the word changed (nothing else changes then;
- * the caller retries).
- * kernel: ping.c:ping_unlock_hb:1422-1471, ping_donor_waiter:1369-1388,
- * ping_hand_off:1320-1348 */
+ * lock to it (hnd: its TID|W, ps->owner = t) or release it: publish 0 or
+ * W (ping_release_word()), ps->owner = NULL; if no wakeup is in flight,
+ * wake t, mark it (ps->ping_woken) and start the clocks of t and of the
+ * top waiter; else wake nobody and start top's clock. One cmpxchg from v;
+ * ok = 0 if the word changed (nothing else changes then but the time; the
+ * caller retries).
+ * kernel: ping.c:ping_unlock_hb(), ping_donor_waiter(), ping_hand_off(),
+ * ping_release_word() */
 #define DONOR_OK(d) \
 	(pos[d] > 1 && rt[d] == rt[g_top] && DONOR_TOP_NOT_DUE)
 #ifdef MUTANT_DONOR_WHEN_DUE
 #define DONOR_TOP_NOT_DUE	true		/* bug */
 #else
-#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)	/* :1380 */
+/* ping_donor_waiter(): not if ping_must_hand_off(top, now) */
+#define DONOR_TOP_NOT_DUE	!MUST_HAND_OFF(g_top)
 #endif
 inline ping_unlock_release()
 {
-	top_waiter();					/* :1409 */
+	top_waiter();					/* top */
 	t = g_top;
-#ifndef CORE
-	/* :1424 ping_donor_waiter(): current->blocked_futex_donor, if it
-	 * is queued on this lock with top's priority (:1383-1385), and top
-	 * need not be handed the lock (:1380); or nobody (no Proxy
-	 * Execution, :1377, or no donor) */
+	/* now = ktime_get_ns(): a tick of every clock, and top's may have
+	 * run PING_HANDOFF_NS already (it decides the donor) */
+	tick();
+	EARLY(g_top);
+	/* ping_donor_waiter(): current->blocked_futex_donor, if it is
+	 * queued on this lock with top's priority, and top need not be
+	 * handed the lock; or nobody (no Proxy Execution,
+	 * !sched_proxy_exec(), or no donor) */
 	if
 	:: true
 	:: DONOR_OK(1) -> t = 1
@@ -945,12 +1202,15 @@ inline ping_unlock_release()
 	:: DONOR_OK(5) -> t = 5
 #endif
 	fi;
-#endif
-	hnd = MUST_HAND_OFF(t);				/* :1444-1446 */
+	/* the donor's clock, read with the same now */
+	if
+	:: t != g_top -> EARLY(t)
+	:: else
+	fi;
+	hnd = MUST_HAND_OFF(t);		/* why = ping_hand_off_why(next, now) */
 	if
 	:: word == v && hnd ->
-		/* :1447 ping_hand_off(): :1329 the word, :1334-1335 the
-		 * owner, :1345-1346 wake */
+		/* ping_hand_off(): the word, the owner, the wakeup */
 #ifdef MUTANT_STEAL_HANDOFF
 		word = W;		/* bug: the handoff can be stolen */
 #else
@@ -958,47 +1218,91 @@ inline ping_unlock_release()
 #endif
 		/* P3: an unlock that finds a due waiter first serves it */
 		P3U(!DUE(g_top) || t == g_top);
-		bypass(t);
 		ps_owner = t;
 		ps_owner_died = 0;
+		/* "A donor served in place of @top passes over @top": start
+		 * its clock */
+		if
+		:: t != g_top ->
+#ifndef MUTANT_DONOR_NO_CLOCK
+			PASSED_OVER(g_top);
+#endif
+			GPASSED_OVER(g_top)
+		:: else
+		fi;
+		bypass(t);	/* sets g_top = 0 */
 		ok = 1
 	:: word == v && !hnd ->
 		/* P3: a due first waiter is handed the lock */
 		P3U(!DUE(g_top));
-		word = W;				/* :1455 */
+		/* ping_release_word(): 0 only if the waiter that looks next
+		 * (ps->ping_woken if a wakeup is in flight, else t, which
+		 * this release wakes) is top, and the unlocker is not RT/DL;
+		 * else W (a donor, or an RT/DL unlocker). Where 0 is allowed,
+		 * W too: the code publishes W for a SCHED_IDLE waiter, a
+		 * class the model does not have. -DRELEASE_FREE_ANY: 0 or W
+		 * at every release (the condition left out) */
+		if
+#ifdef RELEASE_FREE_ANY
+		:: true ->
+#else
+		:: (woken != 0 -> woken : t) == g_top && !rt[me] ->
+#endif
+			if
+			:: word = 0
+			:: word = W
+			fi
+		:: else ->
+			word = W
+		fi;
 #ifndef MUTANT_UNLOCK_KEEPS_OWNER
-		ps_owner = 0;				/* :1463-1464 */
+		ps_owner = 0;			/* ping_set_owner(ps, NULL) */
 #endif
-		/* :1468 the pass is charged to top, whoever is woken */
-#ifdef MUTANT_CHARGE_NEXT
+		/* One wakeup in flight: wake t and mark it only if no wakeup
+		 * is in flight ("if (ps->ping_woken)": wake nobody, and top
+		 * was passed over: its clock) */
 		if
-		:: passes[t] < K -> passes[t]++		/* bug */
+#if defined(MUTANT_REWAKE)
+		:: true ->	/* bug: wakes (and marks) again while one flies */
+#elif defined(MUTANT_RELEASE_NO_WAKE)
+		:: false ->	/* bug: never wakes */
+#else
+		:: woken == 0 ->
+#endif
+			/* P6: one release wakeup in flight */
+			P6(gw == 0);
+			woken = t;
+			gw = t;
+		/* ping_wake_waiter(next); "A donor woken in place of @top
+		 * passes over both": start their clocks */
+#ifdef MUTANT_WAKEE_NO_CLOCK
+		if
+		:: t == g_top -> PASSED_OVER(t)	/* experiment */
 		:: else
 		fi;
 #else
+		PASSED_OVER(t);
+#endif
+		GPASSED_OVER(t);
 		if
-		:: passes[g_top] < K -> passes[g_top]++
+		:: t != g_top ->
+#ifndef MUTANT_DONOR_NO_CLOCK
+			PASSED_OVER(g_top);
+#endif
+			GPASSED_OVER(g_top)
 		:: else
 		fi;
-#endif
-		if
-		:: nrel[g_top] < K -> nrel[g_top]++
-		:: else
-		fi;
-		if
-		:: t == g_top -> relw[t] = 1
-#ifdef P3_STRICT_WOKEN
-		:: else -> relw[t] = 1
-#else
-		:: else
-#endif
+		:: else ->
+			t = 0;
+			PASSED_OVER(g_top);
+			GPASSED_OVER(g_top)
 		fi;
 		ok = 1
 #ifdef MUTANT_NO_WAKE
-		; t = 0			/* bug: publishes W, wakes nobody */
+		; t = 0			/* bug: marks t, wakes nobody */
 #endif
 	:: else ->
-		/* :1329-1331, :1455-1457 -EAGAIN, ps untouched */
+		/* ping_update_word() fails: -EAGAIN, ps untouched */
 		ok = 0;
 		t = 0
 	fi;
@@ -1006,18 +1310,18 @@ inline ping_unlock_release()
 }
 
 /* FUTEX_UNLOCK_PING; v is the word from get_user().
- * kernel: ping.c:__futex_unlock_ping:1474-1515, ping_unlock_hb:1396-1472 */
+ * kernel: ping.c:__futex_unlock_ping(), ping_unlock_hb() */
 inline futex_unlock_ping()
 {
 	do
-	:: /* P5: :1485-1486 -EPERM */
+	:: /* P5: -EPERM, the word does not name current */
 	   P5(TID(v) == me);
 	   atomic {
-		hb == 0 -> hb = me;			/* :1407 */
+		hb == 0 -> hb = me;		/* guard(spinlock)(&hb->lock) */
 		if
 		:: nq == 0 ->
-			/* :1410-1420 no waiter can queue without hb->lock:
-			 * drop W and OD */
+			/* "!top": "No waiter can queue without hb->lock.
+			 * Drop W and OD." */
 			P5(ps_owner == 0);
 			if
 			:: word == v -> word = 0; r = R_TAKEN
@@ -1025,14 +1329,18 @@ inline futex_unlock_ping()
 			fi
 		:: else ->
 			assert(wl == 0);
-			wl = me;			/* :1426 */
-			/* P5: :1435-1437 -EINVAL; ps->owner is NULL if we
-			 * stole it */
+			wl = me;			/* the wait lock */
+			/* P5: -EINVAL ("owner ? owner != current :
+			 * ps->owner_died"); ps->owner is NULL if we stole it */
 			P5(ps_owner == 0 && !ps_owner_died || ps_owner == me);
-			/* P5: queued waiters imply W */
+			/* P5: an unlock that enters the kernel with waiters
+			 * queued finds W: the one-wakeup release leaves W
+			 * clear only for unlocks that stay in user space
+			 * (TID -> 0), and a waiter sets W before it sleeps */
 			P5(word & W);
 			ping_unlock_release();
-			r = (ok -> R_TAKEN : R_EAGAIN);
+			r = (ok -> R_TAKEN : R_EAGAIN)
+			WQ_ARM;
 			wl = 0
 		fi;
 		hb = 0;
@@ -1041,10 +1349,10 @@ inline futex_unlock_ping()
 	   }
 	   if
 	   :: r == R_TAKEN ->
-		wake_q();				/* :1501 */
+		wake_q();				/* wake_up_q() */
 		break
 	   :: else ->
-		v = word				/* :1503-1506, :1482 get_user() */
+		v = word			/* -EAGAIN: "goto retry", get_user() */
 	   fi
 	od;
 	atomic { r = 0; v = 0 }
@@ -1052,12 +1360,16 @@ inline futex_unlock_ping()
 
 /* ------------------------------------------------------------------ */
 /* Owner death, on exit or exec.
- * kernel: core.c:futex_cleanup:1473-1491, between futex_cleanup_begin()
- * (futex.state EXITING, :1551) and futex_cleanup_end() (DEAD) */
+ * kernel: core.c:futex_cleanup(), between futex_cleanup_begin()
+ * (futex.state EXITING) and futex_cleanup_end() (DEAD) */
 
-/* The robust list entry: lockless, then wake the top PING waiter.
- * kernel: core.c:handle_futex_death:980-1129 (:1066 TID check, :1084-1113
- * cmpxchg to OD|W, :1124-1125), ping.c:futex_ping_wake_dead:1635-1658 */
+/* The robust list entry: lockless, then wake the top PING waiter, only if
+ * the word had W. A word released as 0 and stolen (TID, W clear) becomes
+ * OD with no wakeup: the waiter woken by that release is on its way, and
+ * takes it with OWNER_DIED.
+ * kernel: core.c:handle_futex_death() (the TID check, the cmpxchg to
+ * (uval & FUTEX_WAITERS) | FUTEX_OWNER_DIED, "pi && (uval &
+ * FUTEX_WAITERS)"), ping.c:futex_ping_wake_dead() */
 inline handle_futex_death()
 {
 	do
@@ -1082,13 +1394,14 @@ inline handle_futex_death()
 	if
 	:: ok && (v & W) ->
 		atomic {
-			hb == 0 -> hb = me;		/* :1651 */
-			top_waiter();			/* :1652-1654 */
+			hb == 0 -> hb = me;		/* hb->lock */
+			top_waiter();			/* ping_wake_waiter(top) */
 			t = g_top;
-			g_top = 0;
+			g_top = 0
+			WQ_ARM;
 			hb = 0
 		}
-		wake_q()				/* :1656 */
+		wake_q()				/* wake_up_q() */
 	:: else
 	fi;
 #endif
@@ -1096,35 +1409,36 @@ inline handle_futex_death()
 }
 
 /* The PING states on the exiting task's list (those it was attached to).
- * kernel: ping.c:exit_ping_state_list:1582-1619, exit_ping_state:1534-1566;
- * core.c:futex_cleanup:1487 */
+ * kernel: ping.c:exit_ping_state_list(), exit_ping_state();
+ * core.c:futex_cleanup() */
 inline exit_ping_state_list()
 {
 	atomic {
-		hb == 0 -> hb = me;			/* :1543 */
+		hb == 0 -> hb = me;			/* hb->lock */
 		assert(wl == 0);
-		wl = me;				/* :1546 */
+		wl = me;				/* the wait lock */
 		t = 0;
 		if
 		:: nq > 0 && ps_owner == me ->
 			/* P5: the word names us, or the robust list cleared it */
 			P5(TID(word) == me || TID(word) == 0 && (word & OD));
-			/* :1552-1559 the word cannot be written here: mark the
-			 * ps, wake the top waiter; it takes the lock with OD */
+			/* "The word cannot be written here": mark the ps,
+			 * wake the top waiter; it takes the lock with OD */
 			ps_owner = 0;
 #ifndef MUTANT_NO_OWNER_DIED
 			ps_owner_died = 1;
 #endif
 			handled = 1;	/* the kernel knew it as the owner */
-			top_waiter();			/* :1545, :1561-1562 */
+			top_waiter();			/* "if (top)" wake it */
 			t = g_top;
 			g_top = 0
-		:: else					/* :1549-1550 */
-		fi;
+		:: else			/* "if (ps->owner != curr) return" */
+		fi
+		WQ_ARM;
 		wl = 0;
 		hb = 0
 	}
-	wake_q()					/* :1565 */
+	wake_q()					/* wake_up_q() */
 }
 
 /* ------------------------------------------------------------------ */
@@ -1144,7 +1458,9 @@ proctype thread(byte me)
 	byte checked;	/* ping_wait(): the owner whose chain was walked */
 	bit unwalked;	/* ping_wait(): an owner attached since */
 
-	/* the scheduling class, for all its waits: RT/DL or fair */
+	/* the scheduling class, for all its waits and unlocks: RT/DL or
+	 * fair (rt_or_dl_prio(q->list.prio) of its futex_q, and
+	 * rt_or_dl_task(current) in ping_release_word()) */
 	if
 	:: me <= RT_THREADS -> rt[me] = 1
 	:: skip
@@ -1248,9 +1564,34 @@ dead:
 
 /* Runs when no thread can move any more: every thread must have finished
  * its rounds, died, or given up with -ESRCH; no waiter is left asleep. */
+/* A queued waiter that will look: awake (woken, timed out, or not asleep
+ * yet), or with a wake_q entry pending. */
+#define LOOKS(i)	(pos[i] != 0 && (!asleep[i] || wq[i] > 0))
+#if N == 2
+#define SOMEONE_LOOKS	(LOOKS(1) || LOOKS(2))
+#elif N == 3
+#define SOMEONE_LOOKS	(LOOKS(1) || LOOKS(2) || LOOKS(3))
+#elif N == 4
+#define SOMEONE_LOOKS	(LOOKS(1) || LOOKS(2) || LOOKS(3) || LOOKS(4))
+#else
+#define SOMEONE_LOOKS	(LOOKS(1) || LOOKS(2) || LOOKS(3) || LOOKS(4) || LOOKS(5))
+#endif
+/* Lost wakeup: waiters queued, all asleep, W clear, no wakeup pending,
+ * and no kernel path under hb->lock (an unlock in the kernel; also
+ * ping_dequeue() between its unqueue and its pass-on, two steps here):
+ * every later unlock takes the user space fast path, and nobody wakes
+ * them. What replaces "W is set while anyone is queued": waiters queued
+ * with W clear imply a queued waiter that is awake and will look (the
+ * marked one, or one a pass-on woke), or a kernel path under hb->lock. */
+#define LOST_WAKEUP	(hb == 0 && nq > 0 && !(word & W) && !SOMEONE_LOOKS)
 active proctype watchdog()
 {
-	timeout ->
+	/* P2: the lost wakeup state is never reached (checked in every
+	 * state: the guard is executable exactly there) */
+	if
+	:: atomic { LOST_WAKEUP -> P2(false) }
+	:: timeout
+	fi;
 	atomic {
 		/* P2: lost wakeup: the lock is free and waiters sleep */
 		P2(!(nq > 0 && TID(word) == 0));

@@ -8,9 +8,9 @@
 #
 # Usage: scripts/check/model.sh [--quick|--full]
 #   --quick	skip the N=4 search
-#   --full	N=4 with the timeout too, and liveness with two rounds per
-#		thread (the default: 32 verdicts from 24 checks, 6 minutes
-#		of CPU)
+#   --full	N=4 with the timeout too, liveness with two rounds per
+#		thread, and the ABORT_FIRST variant (the default: 39
+#		verdicts from 29 checks, 5 minutes of CPU)
 # Environment: MODEL_OUT (work directory, default work/model),
 #   MODEL_JOBS (searches at a time, default 2),
 #   MODEL_TIMEOUT (CPU seconds per search, default 240: a limit of CPU
@@ -66,13 +66,14 @@ t_start=$SECONDS
 
 # Property tags of the assertion macros in ping.pml: Pn is bit n-1 of
 # -DCHECK.
-PROPS=(1 2 3 4 5)
+PROPS=(1 2 3 4 5 6)
 declare -A PNAME=(
 	[1]="mutual exclusion"
 	[2]="no lost wakeup, no waiter asleep forever (end states)"
-	[3]="bounded bypass (K=2 passes: RT/DL none, fair K + 1, none once stolen from)"
+	[3]="bounded bypass (K=2 unlocks: RT/DL none, fair T plus one lost look = K + 1 windows, a due waiter handed the lock, 1 window once due)"
 	[4]="owner death: exactly one OWNER_DIED, -ESRCH only for an unknown death"
 	[5]="no impossible word or ps state"
+	[6]="one stealable-release wakeup in flight (ps->ping_woken)"
 )
 
 # Checks run in the background (see spawn), so the tally is taken from
@@ -136,7 +137,7 @@ failed_prop() {
 		echo L
 		return
 	fi
-	tag=$(sed -n 's/.*assertion violated.*!(P\([1-5]\)_[a-z]*).*/\1/p' "$1/pan.out" | head -n 1) || true
+	tag=$(sed -n 's/.*assertion violated.*!(P\([1-6]\)_[a-z]*).*/\1/p' "$1/pan.out" | head -n 1) || true
 	echo "${tag:-0}"
 }
 
@@ -152,7 +153,7 @@ trail() {
 		spin -t -p "$@" ping.pml >trail.txt 2>&1 || true
 		grep -E 'text of failed|START OF CYCLE' trail.txt | head -n 2 | sed 's/^/    /' || true
 		grep -E '^ *[0-9]+:[[:space:]]+proc' trail.txt |
-			grep -E '\[(word|asleep\[[a-z]+\]|pos\[me\]|ps_owner|ps_owner_died|passes\[g_top\]|stolen\[me\]|xstate\[me\]|rt\[me\]|deaths|tmo) = ' |
+			grep -E '\[(word|woken|asleep\[[a-z]+\]|pos\[me\]|ps_owner|ps_owner_died|clk\[[a-z_0-9]+\]|xstate\[me\]|rt\[me\]|deaths|tmo) = ' |
 			tail -n 16 |
 			awk '{ l = $0; sub(/.*\(state [0-9]+\)[ \t]*/, "", l);
 				sub(/:$/, "", $1); sub(/^ping.pml:/, "", $5);
@@ -166,7 +167,7 @@ trail() {
 # property and search again without it, so that each property gets its
 # own verdict.
 safety() {
-	local name=$1 label=$2 cflags=$3 panargs mask=31 p bit dir
+	local name=$1 label=$2 cflags=$3 panargs mask=63 p bit dir
 	read -r -a panargs <<<"$4"
 	shift 4
 	while :; do
@@ -191,7 +192,7 @@ safety() {
 		fi
 		p=$(failed_prop "$dir")
 		case $p in
-		[1-5])
+		[1-6])
 			fail "${PNAME[$p]} ($label, counterexample after $STATES states, ${SECS}s)"
 			trail "$dir" "$@" -DCHECK=$mask
 			mask=$((mask & ~(1 << (p - 1))))
@@ -234,7 +235,7 @@ variant() {
 	shift 3
 	build "$dir" "-O0 -DSAFETY -DCOLLAPSE" "$@" ||
 		{ fail "variant $name: the model does not build"; return; }
-	search "$dir" -m300000 -w24
+	search "$dir" -m300000 -w26
 	case $RC in
 	0) pass "variant $name, $desc: $props hold (N=3, $STATES states, ${SECS}s)" ;;
 	1)
@@ -246,19 +247,28 @@ variant() {
 	esac
 }
 
-# finding NAME P DESCRIPTION DEFINES...: a finding against the code: the
-# search must still find its counterexample, for property P. When the
-# code (or the model's reading of a promise) changes, this turns FAIL.
+# finding NAME P[/TEXT] DESCRIPTION "CFLAGS" "PANARGS" DEFINES...: a
+# finding against the code: the search must still find its
+# counterexample, for property P (and, with /TEXT, an assertion whose text
+# contains TEXT: one part of the property). When the code (or the model's
+# reading of a promise) changes, this turns FAIL. A bitstate search
+# (-DBITSTATE in CFLAGS) may find a counterexample in a space too large to
+# store; its "no counterexample" is no proof, only a reason to look.
 finding() {
-	local name=$1 want=$2 desc=$3 dir=$OUT/finding-$1 p
-	shift 3
-	build "$dir" "-O0 -DSAFETY -DCOLLAPSE" "$@" ||
+	local name=$1 want=${2%%/*} text='' desc=$3 dir=$OUT/finding-$1 p panargs
+	[ "$want" = "$2" ] || text=${2#*/}
+	read -r -a panargs <<<"$5"
+	build "$dir" "-O0 -DSAFETY $4" "${@:6}" ||
 		{ fail "finding $name: the model does not build"; return; }
-	search "$dir" -m300000 -w24
+	shift 5
+	search "$dir" "${panargs[@]}"
 	case $RC in
 	1)
 		p=$(failed_prop "$dir")
-		if [ "$p" = "$want" ]; then
+		if [ -n "$text" ] && ! grep -F 'assertion violated' "$dir/pan.out" | grep -qF "$text"; then
+			fail "finding $name: a counterexample for P$p, not for its $text (${SECS}s)"
+			trail "$dir" "$@"
+		elif [ "$p" = "$want" ]; then
 			printf 'PASS model finding %s, %s: counterexample (P%s, after %s states, %ss)\n' \
 				"$name" "$desc" "$p" "$STATES" "$SECS"
 		else
@@ -272,12 +282,16 @@ finding() {
 }
 
 # mutant NAME DEFINES...: a seeded bug; the search must find an error.
+# Each is found within a few million states: without COLLAPSE (faster to
+# compile and to search) and with a hash table of 4 M slots (32 MB, not
+# 128: for 24 small searches its set-up is a good part of the time). A
+# mutant that is not caught runs out of memory instead: FAIL either way.
 mutant() {
 	local name=$1 dir=$OUT/mutant-$1 p
 	shift
-	build "$dir" "-O0 -DSAFETY -DCOLLAPSE" "$@" ||
+	build "$dir" "-O0 -DSAFETY" "$@" ||
 		{ fail "mutant $name: the model does not build"; return; }
-	search "$dir" -m300000 -w24
+	search "$dir" -m300000 -w22
 	case $RC in
 	1)
 		p=$(failed_prop "$dir")
@@ -309,8 +323,13 @@ spawn() {
 
 printf 'model: %s, in %s\n' "$(spin -V)" "$OUT"
 
-# The model follows the code at the tip of the queue. -DCOLLAPSE
-# everywhere: the N=3 search takes 3.3 GB without.
+# The model follows the code: levers 1, 3 and 5 (the handoff after
+# PING_HANDOFF_NS, one release wakeup in flight, the release as 0 with
+# ping_release_word()'s fallback to W). -DCOLLAPSE for the large
+# searches: the N=3 search would take over 6 GB without. P2 includes the
+# lost wakeup invariant, P3 counts bypasses in windows between kernel
+# unlocks and the waiter's looks that are not lost ("T plus one lost
+# look"), P6 checks the mark's bookkeeping.
 
 # Two rounds each do not fit for 4 threads; one round each is every
 # interleaving of 4 lockers. With the timeout as well: --full only.
@@ -318,56 +337,80 @@ if [ "$MODE" = full ]; then
 	spawn 02-n4 safety n4 "N=4, 1 round each, COLLAPSE" "-O2 -DCOLLAPSE" "-m300000 -w26" \
 		-DN=4 -DROUNDS=1
 elif [ "$MODE" = default ]; then
-	spawn 02-n4 safety n4 "N=4, 1 round each, no timeout" "-O0 -DCOLLAPSE" "-m300000 -w24" \
+	spawn 02-n4 safety n4 "N=4, 1 round each, no timeout" "-O2 -DCOLLAPSE" "-m300000 -w26" \
 		-DN=4 -DROUNDS=1 -DTMO=0
 fi
-# -O0 for N=3: the compile takes a second, against 10 for -O2, and the
-# search is only a few seconds slower.
-spawn 01-n3 safety n3 "N=3" "-O0 -DCOLLAPSE" "-m300000 -w24" -DN=3
+# -O2 for the two large searches: the compile takes 7 s of CPU against 1
+# for -O0, and the search of 38-43 million states 20-25 % less; and 64 M
+# hash slots (512 MB) for them, not 16 M: another 20 % less (2.5 GB in all).
+spawn 01-n3 safety n3 "N=3" "-O2 -DCOLLAPSE" "-m300000 -w26" -DN=3
 spawn 03-live1 liveness live1 "N=3, 1 round each" "-O0" -DN=3 -DROUNDS=1
 if [ "$MODE" = full ]; then
 	spawn 04-live2 liveness live2 "N=3" "-O2 -DCOLLAPSE" -DN=3
 fi
 
-# The core patch never hands off: P3 does not hold there, and is off.
-spawn 05-core variant core "the core patch's rule (no handoff, donor or spin)" "P1, P2, P4, P5" \
-	-DCORE -DCHECK=27
-spawn 06-abort-first variant abort-first "timeout checked before the word, not while ps->owner_died" \
-	"P1-P5" -DABORT_FIRST
+# The design notes' wait loop, not the code's: as large as the N=3
+# search, so --full only (its mutant, abort-drops-od, always).
+if [ "$MODE" = full ]; then
+	spawn 06-abort-first variant abort-first "timeout checked before the word, not while ps->owner_died" \
+		"P1-P6" -DABORT_FIRST
+fi
 
 # Findings against the code (models/README.md): each counterexample must
-# still be there.
-spawn 08-f1 finding pass-on-inherits 3 "a fair waiter is bypassed K + 1 times while first (K=1)" \
-	-DP3_STRICT_BOUND -DK=1
-spawn 08-f2 finding woken-not-first 3 "woken as a donor or by the pass-on, it is not stolen from" \
-	-DP3_STRICT_WOKEN
+# still be there. Finding 12 (P3 (c), bypd) needs four threads, two
+# rounds each and the timeout: too many states to store, so a bitstate
+# search finds it (64 MB: faster than 512 MB, which fits no cache
+# either), at depth 357; cut at depth 400 (-m400) it finds it after 11.5
+# million states, not 23. A counterexample that grows deeper than that
+# shows as "did not finish": a FAIL to look at, as is any other.
+# Finding 13 (P3 (b), byp): with every look, also a lost one, ending the
+# bypass window, the bound K + 1 fails (K=1).
+spawn 08-f1 finding due-bypass 3/bypd "a due waiter is bypassed once while first (N=4, K=1)" \
+	"-DBITSTATE" "-m400 -w29" \
+	-DN=4 -DROUNDS=2 -DK=1 -DDEATHS=0 -DRT_THREADS=0 -DDUE_BYPASSES=0
+spawn 08-f2 finding lost-looks "3/byp[" "a fair waiter's looks lose their cmpxchg race: more than K + 1 windows if each ends one (K=1)" \
+	"-DCOLLAPSE" "-m300000 -w22" \
+	-DN=3 -DK=1 -DDEATHS=0 -DP3_EVERY_LOOK
 
 spawn 10-m01 mutant no-wake -DMUTANT_NO_WAKE
 spawn 10-m02 mutant no-stale-owner-fix -DMUTANT_NO_STALE_OWNER_FIX
 spawn 10-m03 mutant steal-handoff -DMUTANT_STEAL_HANDOFF
 spawn 10-m04 mutant no-handoff -DMUTANT_NO_HANDOFF
-# The three reasons of ping_hand_off_why(), one at a time, and who is
-# charged the pass.
+# The two reasons of ping_hand_off_why(), one at a time, and the starts
+# of the clock: the donor's served in top's place, the one of
+# ping_passed_over(), the pass-on's.
 spawn 10-m05 mutant no-rt-handoff -DMUTANT_NO_RT_HANDOFF
-spawn 10-m06 mutant no-stolen-rule -DMUTANT_NO_STOLEN_RULE
-spawn 10-m07 mutant no-pass-bound -DMUTANT_NO_PASS_BOUND
-spawn 10-m08 mutant charge-next -DMUTANT_CHARGE_NEXT
-spawn 10-m09 mutant donor-when-due -DMUTANT_DONOR_WHEN_DUE
-spawn 10-m10 mutant take-drops-od -DMUTANT_TAKE_DROPS_OD
-spawn 10-m11 mutant clear-w-always -DMUTANT_CLEAR_W_ALWAYS
-spawn 10-m12 mutant unlock-keeps-owner -DMUTANT_UNLOCK_KEEPS_OWNER
-spawn 10-m13 mutant no-pass-on -DMUTANT_NO_PASS_ON
+spawn 10-m06 mutant no-wait-bound -DMUTANT_NO_WAIT_BOUND
+spawn 10-m07 mutant donor-no-clock -DMUTANT_DONOR_NO_CLOCK
+spawn 10-m08 mutant clock-restart -DMUTANT_CLOCK_RESTART
+# ping_dequeue()'s pass-on without its start of the clock: finding 9 again.
+spawn 10-m09 mutant pass-on-no-clock -DMUTANT_PASS_ON_NO_CLOCK
+spawn 10-m10 mutant donor-when-due -DMUTANT_DONOR_WHEN_DUE
+spawn 10-m11 mutant take-drops-od -DMUTANT_TAKE_DROPS_OD
+spawn 10-m12 mutant clear-w-always -DMUTANT_CLEAR_W_ALWAYS
+spawn 10-m13 mutant unlock-keeps-owner -DMUTANT_UNLOCK_KEEPS_OWNER
+spawn 10-m14 mutant no-pass-on -DMUTANT_NO_PASS_ON
 # ping.c of d2c29f739 (the series before 23b21d4b3): the pass-on only
 # while the word's TID is 0; a thief that dies before it is attached
 # leaves the waiters after the first -ESRCH asleep.
-spawn 10-m14 mutant pass-on-tid0 -DMUTANT_PASS_ON_TID0
-spawn 10-m15 mutant no-owner-died -DMUTANT_NO_OWNER_DIED
+spawn 10-m15 mutant pass-on-tid0 -DMUTANT_PASS_ON_TID0
+spawn 10-m16 mutant no-owner-died -DMUTANT_NO_OWNER_DIED
 # The design notes' order (ABORT_FIRST) must not time out a waiter while
 # ps->owner_died is set: the last one would free the ps and the death.
-spawn 10-m16 mutant abort-drops-od -DABORT_FIRST -DMUTANT_ABORT_DROPS_OD
+spawn 10-m17 mutant abort-drops-od -DABORT_FIRST -DMUTANT_ABORT_DROPS_OD
 # ping.c before its fix (dfc30ef7a) (finding 8): the leaving waiter drops a
 # death seen after its walk.
-spawn 10-m17 mutant leave-drops-od -DMUTANT_LEAVE_DROPS_OD
+spawn 10-m18 mutant leave-drops-od -DMUTANT_LEAVE_DROPS_OD
+# One seeded bug per mechanism of the one-wakeup release: the look that
+# sets W again, the release's wakeup, the pass-on's and the leaver's
+# handling of the mark, the one-in-flight rule. The two that only add
+# wakeups are safe, and only P6 (the mark's bookkeeping) sees them.
+spawn 10-m19 mutant woken-no-w -DMUTANT_WOKEN_NO_W
+spawn 10-m20 mutant release-no-wake -DMUTANT_RELEASE_NO_WAKE
+spawn 10-m21 mutant pass-on-stale-mark -DMUTANT_PASS_ON_STALE_MARK
+spawn 10-m22 mutant leave-keeps-mark -DMUTANT_LEAVE_KEEPS_MARK
+spawn 10-m23 mutant rewake -DMUTANT_REWAKE
+spawn 10-m24 mutant pass-on-drops-mark -DMUTANT_PASS_ON_DROPS_MARK
 wait
 
 # Every check started must have said something: a check that died (out

@@ -1384,7 +1384,8 @@ t_counted() {
 
 # model.sh's tally, on stand-ins for spin and gcc whose "pan" finds an
 # error exactly where a seeded bug or a finding is (-DMUTANT_*,
-# -DP3_STRICT_*; P4 for -DMUTANT_LEAVE_DROPS_OD): every check gives its
+# the findings' -DDUE_BYPASSES=0 and -DP3_EVERY_LOOK, with the text of
+# the assertion each wants; P4 for -DMUTANT_LEAVE_DROPS_OD): every check gives its
 # verdict, and a check that gives none fails the run.
 t_model() {
 	local r=$T/model v
@@ -1393,11 +1394,13 @@ t_model() {
 		#!/bin/sh
 		[ "$1" = -V ] && { echo "Spin Version 0 (stand-in)"; exit 0; }
 		[ "$1" = -a ] || exit 0
-		err=0 prop=P1_mutex
-		case " $* " in *" -DMUTANT_"* | *" -DP3_STRICT_"*) err=1 prop=P3_bypass ;; esac
+		err=0 prop=P1_mutex text=
+		case " $* " in *" -DMUTANT_"*) err=1 prop=P3_bypass ;; esac
+		case " $* " in *" -DDUE_BYPASSES=0 "*) err=1 prop=P3_bypass text='(bypd[0]<1)||' ;; esac
+		case " $* " in *" -DP3_EVERY_LOOK "*) err=1 prop=P3_bypass text='(byp[0]<=2)||' ;; esac
 		case " $* " in *" -DMUTANT_LEAVE_DROPS_OD "*) err=1 prop=P4_ownerdied ;; esac
 		printf '#!/bin/sh\n' >pan.c
-		[ "$err" = 0 ] || printf 'echo "pan: assertion violated !(%s)"\n' "$prop" >>pan.c
+		[ "$err" = 0 ] || printf 'echo "pan: assertion violated %s!(%s)"\n' "$text" "$prop" >>pan.c
 		printf 'echo "10 states, stored"\necho "State-vector 100 byte, depth reached 9, errors: %s"\n' "$err" >>pan.c
 	STUB
 	cat >"$r/bin/gcc" <<-'STUB'
@@ -1407,12 +1410,12 @@ t_model() {
 		chmod +x "$2"
 	STUB
 	chmod +x "$r/bin/spin" "$r/bin/gcc"
-	v=$(PATH=$r/bin:$PATH MODEL_OUT=$r/out "$TOP/scripts/check/model.sh" --quick 2>&1) || {
+	v=$(PATH=$r/bin:$PATH MODEL_OUT=$r/out "$TOP/scripts/check/model.sh" --full 2>&1) || {
 		printf '%s\n' "$v"
 		return 1
 	}
 	printf '%s\n' "$v" | tail -n 3
-	grep -q -E '^model: 27 passed, 0 failed in [0-9]+s \(23 checks\)$' <<<"$v" &&
+	grep -q -E '^model: 41 passed, 0 failed in [0-9]+s \(31 checks\)$' <<<"$v" &&
 		grep -q -E '^PASS model mutant leave-drops-od is caught \(P4 ' <<<"$v"
 }
 

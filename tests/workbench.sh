@@ -1221,6 +1221,41 @@ t_pathlen_table() {
 		grep -q -x '  pathlen.patched.1.1.txt (wake-nobody: 5x3)' "$r/err"
 }
 
+# The ablation table of three boots: each setting's median, its ratio to
+# default's and ministat's verdict on the per-boot values (a setting at
+# half default's throughput is -50%, one that is the same is "="); a line
+# that does not parse fails the table.
+t_ablation_table() {
+	local r=$T/ablation b v
+	mkdir -p "$r/work" "$r/raw"
+	for b in 1 2 3; do
+		{
+			# ab SETTING row ping THREADS OPS/S SD% WAITS EAGAIN WAKES NOBODY CPUS CS MIGR WAKEUPS
+			printf 'ab default row ping 2 %s 1.0 0.5 0 0.5 0 1.9 0.1 0 0.2\n' "$((1000000 + b * 10000))"
+			printf 'ab T=0 row ping 2 %s 1.0 1.0 0 1.0 0 1.2 0.9 0 1.0\n' "$((500000 + b * 5000))"
+			printf 'ab same row ping 2 %s 1.0 0.5 0 0.5 0 1.9 0.1 0 0.2\n' "$((1000000 + (4 - b) * 10000))"
+			# ab SETTING pb WORKLOAD SAMPLES MEAN MEDIAN P99 MAX
+			printf 'ab default pb starve 100 2000 1000 %s 3000000\n' "$((1000000 + b * 1000))"
+			printf 'ab T=0 pb starve 100 2000 1000 %s 3000000\n' "$((3000000 + b * 1000))"
+			printf 'ab same pb starve 100 2000 1000 %s 3000000\n' "$((1000000 + b * 1000))"
+		} >"$r/raw/ablation.patched.$b.txt"
+	done
+	WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out "$TOP/scripts/bench/bench-ablation-table.sh" x >"$r/table"
+	cat "$r/table"
+	grep -q '^default  *1020.0 ' "$r/table"
+	grep -q '^T=0  *510.0 0.50x -50.0%±[0-9.]*% ' "$r/table"
+	grep -q '^same  *1020.0 1.00x = ' "$r/table"
+	grep -q '^T=0  *2.0 1.00x = .* 3002.0 3.00x +199.[0-9]%±' "$r/table"
+	grep -q -P '^T=0\t' "$r/out/ablation.tsv"
+	echo 'ab T=0 row ping 4 1 2' >>"$r/raw/ablation.patched.2.txt"
+	if WORK=$r/work BENCH_RAW=$r/raw BENCH_OUT=$r/out2 "$TOP/scripts/bench/bench-ablation-table.sh" x \
+		>/dev/null 2>"$r/err"; then
+		echo "a line that does not parse went unnoticed"
+		return 1
+	fi
+	grep -q 'bad line in .*ablation.patched.2.txt: ab T=0 row ping 4 1 2' "$r/err"
+}
+
 # mail_verdict on messages as send.sh's stand-in or b4 leave them: good
 # ones, one without To: (among others with it), one to the workbench's
 # identity, one missing; b4's one message for a series of one patch and
@@ -1762,6 +1797,11 @@ t_planted() {
 	plant lava-verdict-detects scripts/check/verdict.sh 's/else if (reason\[kcase\[\$3\]\] !~/else if (0 ~/'
 	# bench-table.sh leaves out a run that has no value.
 	plant bench-table-drops-nothing scripts/bench/bench-table.sh 's/^\t\t\t\t\tunparsed+=(.*/\t\t\t\t\ttrue/'
+	# bench-ablation-table.sh compares a setting with itself, not with
+	# default; or takes a line it cannot parse.
+	plant ablation-table scripts/bench/bench-ablation-table.sh \
+		's|<"\$d")$|<"$f")|; s|verdict "\$d" "\$f"|verdict "$f" "$f"|'
+	plant ablation-table scripts/bench/bench-ablation-table.sh 's/^\$1 == "ab" { print.*/$1 == "ab" { next }/'
 	# KERNEL_SRC ignored once work/linux exists; make check deleting
 	# work/check before a bad KERNEL_SRC is refused.
 	plant pathlen-table-drops-nothing scripts/bench/bench-pathlen-table.sh 's/^\t\t\t\tunparsed+=(.*/\t\t\t\ttrue/'
@@ -1852,6 +1892,7 @@ run verdicts-reused-exactly t_reuse
 run mail-verdict-detects t_mail_verdict
 run bench-table-drops-nothing t_bench_table
 run pathlen-table-drops-nothing t_pathlen_table
+run ablation-table t_ablation_table
 run futex-lava-detects t_futex_lava
 run peers-fallback-fails t_peers_fallback
 run kernel-unchanged-is-exact t_kernel_unchanged

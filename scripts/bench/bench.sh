@@ -9,7 +9,11 @@
 # (a thread sweep, say). bench/NN-topic.boots, where present, names more
 # boots of each kernel for that job, one per line: "VARIANT kernel
 # arguments" (sched_proxy_exec=0, say); the job runs in them too, with
-# BENCH_VARIANT=VARIANT in its environment.
+# BENCH_VARIANT=VARIANT in its environment. bench/NN-topic.knobs.patch
+# with bench/NN-topic.knobs.sh, where present, is an ablation: the
+# patched kernel is built again with the patch on top (knobs that turn
+# the series' mechanisms off, never sent), booted once a round, and runs
+# the .knobs.sh job, which sets the knobs in turn in that one boot.
 #
 # Every round also boots each kernel in a 1-vCPU TCG guest with QEMU's
 # -icount shift=0,sleep=off, where guest time counts executed instructions,
@@ -223,6 +227,27 @@ for k in "${kernels[@]}"; do
 		die "lock statistics kernel $k (${names[$k]}) does not build"
 done
 
+# has_knobs J: series J has an ablation kernel (bench/NN-topic.knobs.patch
+# and bench/NN-topic.knobs.sh).
+has_knobs() {
+	[ -f "$TOP/bench/${names[$1]}.knobs.patch" ] && [ -x "$TOP/bench/${names[$1]}.knobs.sh" ]
+}
+# build_knobs J: the patched kernel of series J with its knobs patch, in
+# build-bench-J-knobs; queue.sh's checkout -f takes the patch out of $src
+# again before the next build.
+build_knobs() {
+	local j=$1
+	"$TOP/scripts/queue/queue.sh" "$src" "$j" >/dev/null &&
+		git -C "$src" apply "$TOP/bench/${names[$j]}.knobs.patch" &&
+		"$TOP/scripts/build/build-kernel.sh" bench "$src" "$WORK/build-bench-$j-knobs" >/dev/null
+}
+for j in "${jobs[@]}"; do
+	has_knobs "$j" || continue
+	step "ablation kernel $j: ${names[$j]} + bench/${names[$j]}.knobs.patch" build_knobs "$j"
+	! step_failed ||
+		die "ablation kernel $j (${names[$j]} with bench/${names[$j]}.knobs.patch) does not build"
+done
+
 accel() {
 	tail -n 1 "$CACHE/kvm-probe" 2>/dev/null | cut -d' ' -f1 | tr '[:lower:]' '[:upper:]'
 }
@@ -317,6 +342,16 @@ variant_run() {
 		"$WORK/build-bench-$k/arch/x86/boot/bzImage" "$log" -- bash -c "${cmd[*]} true"
 }
 
+# knobs_run J RUN: one boot of series J's ablation kernel, running its
+# bench/NN-topic.knobs.sh job.
+knobs_run() {
+	local j=$1 r=$2 n=${names[$1]} log
+	log=$WORK/bench-logs/k$j.knobs.run$r.log
+	mkdir -p "$WORK/bench-logs" "$RESULTS/$n/raw.new"
+	"$TOP/scripts/guest/vm.sh" -t "${BENCH_TIMEOUT:-1800}" "$WORK/build-bench-$j-knobs/arch/x86/boot/bzImage" \
+		"$log" -- "$TOP/bench/$n.knobs.sh" "$perf" "$RESULTS/$n/raw.new" "patched.$r"
+}
+
 # pathlen_run K RUN: PATHLEN_K runs of pathlen in one boot of kernel K in
 # the 1-vCPU instruction-clocked guest, for every series K belongs to.
 pathlen_run() {
@@ -376,6 +411,12 @@ for r in $(seq 1 "$RUNS"); do
 			! step_failed ||
 				die "benchmark run failed on kernel $k, $v (log: $WORK/bench-logs/k$k.$v.run$r.log)"
 		done
+		if [[ " ${jobs[*]} " == *" $k "* ]] && has_knobs "$k"; then
+			bg_step "ablation $r/$RUNS on kernel $k (${names[$k]}) + bench/${names[$k]}.knobs.patch" \
+				knobs_run "$k" "$r"
+			! step_failed ||
+				die "ablation run failed on kernel $k (log: $WORK/bench-logs/k$k.knobs.run$r.log)"
+		fi
 		# -icount needs TCG: on a host where vm.sh picks KVM there is no
 		# instruction-clocked guest.
 		if [ "$(accel)" = KVM ]; then
@@ -420,6 +461,13 @@ provenance() {
 			"${names[$k]}" "$(sha256sum <"$WORK/build-bench-$k/.config" | cut -d' ' -f1)" \
 			"$(sha256sum <"$WORK/build-bench-$k/arch/x86/boot/bzImage" | cut -d' ' -f1)"
 	done
+	if [ "$jj" -gt 0 ] && has_knobs "$jj"; then
+		printf 'ablation kernel (the patched kernel and bench/%s.knobs.patch, patch-id %s):\n' "$n" \
+			"$(git patch-id --stable <"$TOP/bench/$n.knobs.patch" | cut -d' ' -f1)"
+		printf '  knobs   k%s: .config sha256 %s, bzImage sha256 %s\n' "$jj" \
+			"$(sha256sum <"$WORK/build-bench-$jj-knobs/.config" | cut -d' ' -f1)" \
+			"$(sha256sum <"$WORK/build-bench-$jj-knobs/arch/x86/boot/bzImage" | cut -d' ' -f1)"
+	fi
 	if wants_lockstat "$n"; then
 		printf 'lock statistics kernels (configs/guest.config + configs/guest-x86_64.config + configs/lockstat.config):\n'
 		for k in "${kk[@]}"; do
@@ -472,6 +520,7 @@ stage() {
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-lock-table.sh" "$n"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-ping-table.sh" "$n"
 		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-peers-table.sh" "$n"
+		BENCH_RAW=$st/raw BENCH_OUT=$st "$TOP/scripts/bench/bench-ablation-table.sh" "$n"
 	} >"$st/table.txt"
 }
 for n in "${dirs[@]}"; do
@@ -482,7 +531,7 @@ done
 # The files a run writes, removed from results/NN-topic before the new
 # ones move in (a run without a lock sweep leaves no old lock.png).
 managed=(raw table.txt values.tsv ministat.txt pathlen.tsv pathlen-ministat.txt provenance.txt
-	lock.png lock-median.dat ping.tsv ping-ministat.txt ping-cdf.png ping-cdf.dat peers.tsv peers-ministat.txt)
+	lock.png lock-median.dat ping.tsv ping-ministat.txt ping-cdf.png ping-cdf.dat peers.tsv peers-ministat.txt ablation.tsv)
 commit_results() {
 	local n=$1 f
 	for f in "${managed[@]}"; do

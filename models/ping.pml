@@ -16,7 +16,9 @@
  * 3 and 5 of issue 26 (series 06 v3: "futex: Hand a fair PING waiter the
  * lock after it was passed over for 1 ms", "futex: Wake one PING waiter
  * at a time" and "futex: Release a contended PING lock as 0";
- * ping_release_word() judges the waiter that looks next).
+ * ping_release_word() judges the waiter that looks next), and finding
+ * 13's fix: a look that loses its cmpxchg to user space sets W by an
+ * atomic OR before it looks again (ping_or_waiters() in ping_wait()).
  * models/README.md maps each inline to its functions, and says what is
  * abstracted away and how to run it.
  *
@@ -86,20 +88,19 @@
  *     windows: those with no kernel unlock and no look of the waiter
  *     between them count once (with W clear the thieves' unlocks stay in
  *     user space, as many as they like, until the woken waiter looks).
- *     A lost look does not end a window: one that ends in -EAGAIN
- *     because user space changed the word between the look's read and
- *     its cmpxchg, so that it set no W (finding 13: lost looks can
- *     follow each other without end, and with every look ending a
- *     window (b) fails, -DP3_EVERY_LOOK):
+ *     Every look ends a window, also a lost one (-EAGAIN: user space
+ *     changed the word between the look's read and its cmpxchg), since
+ *     a lost look sets W by an atomic OR before it looks again
+ *     (ping_or_waiters(), finding 13's fix; MUTANT_LOST_LOOK_NO_W is the
+ *     code before it, where lost looks could follow each other without
+ *     end and (b) failed):
  *     (a) an RT/DL waiter is never bypassed while first;
  *     (b) every unlock that finds a due waiter first hands it the lock;
  *         and, whatever the clock, a fair waiter is bypassed in at most
  *         K + 1 windows per wait while first, the code's "T plus one lost
  *         look": the K unlocks its clock may see before it runs out, plus
- *         one window for the look that the next kernel unlock waits for.
- *         (At N=3 even K windows hold, K=1 and K=2; with every look
- *         ending a window K fails, a counterexample of 396 steps, N=3,
- *         and K + 1 with K=1: finding 13);
+ *         one window for the look that the next kernel unlock waits for
+ *         (K windows fail, N=3, K=1 and K=2);
  *     (c) once due, a waiter is bypassed in at most DUE_BYPASSES (1)
  *         windows while first before it gets the lock: a thief may take
  *         a lock that ping_dequeue()'s pass-on left free as it made the
@@ -128,11 +129,6 @@
  *  CHECK=mask	enable only the properties in mask (bit n-1 = Pn)
  *  P3_ACQ_ONLY	P3 without its unlock rule: only the bypasses counted
  *  BYP_BOUND=b	P3 (b)'s bound in windows (K + 1)
- *  P3_EVERY_LOOK	P3's windows end at every look, also a lost one
- *			(finding 13: (b) fails)
- *  LOST_LOOK_SETS_W	experiment, finding 13's fix (not the code): a
- *			lost look sets W by an atomic OR before it looks
- *			again; (b) then holds with every look ending a window
  *  DUE_BYPASSES=b	P3 (c)'s bound in windows (1)
  *  NO_EARLY	a clock runs out only after K unlocks, never earlier
  *  RELEASE_FREE_ANY	experiment: every stealable release may publish 0
@@ -178,6 +174,9 @@
  *				while a wakeup is in flight (P6 only)
  *  MUTANT_PASS_ON_DROPS_MARK	the pass-on wakes next and clears the mark
  *				(more wakeups, not fewer: P6 only)
+ *  MUTANT_LOST_LOOK_NO_W	ping_wait() before finding 13's fix: a look
+ *				that loses its cmpxchg (-EAGAIN) looks again
+ *				without ping_or_waiters()'s W
  *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(), see
  *				models/README.md
  *  MUTANT_WAKEE_NO_CLOCK	experiment: a donor woken in top's place does
@@ -216,8 +215,9 @@
 /* P3 (b): windows in which a fair waiter is bypassed while first, per
  * wait (see bypass()). With W clear after a stealable release the time
  * bound is enforced only from the woken waiter's look on (it sets W
- * again, and the next unlock enters the kernel): one window more than the
- * K kernel unlocks, "T plus one lost look" */
+ * again, by its cmpxchg or, if that loses, by ping_or_waiters(), and the
+ * next unlock enters the kernel): one window more than the K kernel
+ * unlocks, "T plus one lost look" */
 #ifndef BYP_BOUND
 #define BYP_BOUND	(K + 1)
 #endif
@@ -340,8 +340,7 @@ byte wq[N + 1];		/* P2: wake_q entries for thread i not yet run */
 byte gw;		/* P6: woken by the rule's own bookkeeping, apart
 			 * from the code's mark (they differ in mutants) */
 bit bsl[N + 1];		/* P3: bypassed while first since its last look
-			 * that was not lost, or the last kernel unlock (one
-			 * window) */
+			 * or the last kernel unlock (one window) */
 hidden byte g_w;	/* scratch: this look cleared current's mark */
 
 /* ------------------------------------------------------------------ */
@@ -573,9 +572,9 @@ inline bypass(who)
 	:: g_top != 0 && g_top != who && !(word & OD) ->
 		P3(!rt[g_top]);			/* (a) */
 		/* (b), (c) count windows: bypasses with no kernel unlock and
-		 * no look of the waiter between them (other than a lost one,
-		 * see ping_wait()) are one (user space unlocks with W clear do
-		 * not reach the kernel: "T plus one lost look") */
+		 * no look of the waiter between them are one (user space
+		 * unlocks with W clear do not reach the kernel: "T plus one
+		 * lost look") */
 		if
 		:: bsl[g_top]		/* counted in this window already */
 		:: else -> bsl[g_top] = 1;
@@ -790,7 +789,7 @@ inline ping_wait()
 		 * whatever it finds; g_w tells ping_prepare_wait() that this
 		 * look cleared current's mark (MUTANT_WOKEN_NO_W). P6's gw
 		 * likewise. The end of the step ends current's bypass window
-		 * (P3), unless the look was lost */
+		 * (P3) */
 		if
 		:: woken == me -> woken = 0; g_w = 1
 		:: else
@@ -889,34 +888,35 @@ inline ping_wait()
 		:: else ->
 			wl = 0				/* taken, or goto out */
 		fi;
-		/* P3: a look ends current's bypass window, unless it is lost:
-		 * -EAGAIN, the word changed between the look's read and its
-		 * cmpxchg (ping_take(), or ping_prepare_wait()'s W), so that
-		 * it set no W and the next unlock may stay in user space
-		 * (finding 13). -DP3_EVERY_LOOK: every look ends it */
-#ifndef P3_EVERY_LOOK
-		if
-		:: r != R_EAGAIN -> bsl[me] = 0
-		:: else
-		fi;
-#else
+		/* P3: a look ends current's bypass window, also a lost one
+		 * (-EAGAIN: the word changed between the look's read and its
+		 * cmpxchg, ping_take()'s or ping_prepare_wait()'s W, so that
+		 * it set no W): ping_or_waiters() sets W before the next look,
+		 * so that the next unlock enters the kernel (finding 13) */
 		bsl[me] = 0;
-#endif
 		g_w = 0
 	   }
 	   if
-	   :: r == R_EAGAIN || r == R_WALK ->
-#ifdef LOST_LOOK_SETS_W
-		/* experiment (finding 13's fix, not the code): a lost look
-		 * still sets W, by an atomic OR into the word under hb->lock,
-		 * so that the unlock after it enters the kernel */
-		if
-		:: r == R_EAGAIN ->
-			atomic { hb == 0 -> hb = me; word = word | W; hb = 0 }
-		:: else
-		fi;
+	   :: r == R_EAGAIN ->
+		/* cond_resched(), ping_lock_q() (futex_q_lockptr_lock());
+		 * then, under hb->lock and the wait lock (taken and dropped
+		 * within the step: under hb->lock it never blocks here),
+		 * ping_or_waiters(): W by an atomic OR
+		 * (arch_futex_atomic_op_inuser(FUTEX_OP_OR)), which user space
+		 * cannot make fail, so that the unlock after it enters the
+		 * kernel (finding 13); then look again ("continue") with
+		 * hb->lock held: the read is a step of its own, as user space
+		 * may change the word after the OR */
+#ifndef MUTANT_LOST_LOOK_NO_W
+		atomic { hb == 0 -> hb = me; word = word | W };
+		atomic { ping_wait_read() }
+#else
+		/* bug: the code before the fix looks again without setting W */
+		atomic { hb == 0 -> hb = me; ping_wait_read() }
 #endif
-		/* futex_q_lockptr_lock(), look again ("continue") */
+	   :: r == R_WALK ->
+		/* ping_chain_walk(), futex_q_lockptr_lock(), look again
+		 * ("continue") */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
 	   :: r == R_EBUSY ->
 		/* wait_for_owner_exiting(), futex_q_lockptr_lock() */

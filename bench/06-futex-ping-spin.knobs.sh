@@ -41,12 +41,13 @@ tracing=/sys/kernel/tracing
 }
 
 # SETTING=knob=value,...: "default" is every knob as series 06 has it.
-settings=(default T=0 T=100us T=10ms T=off one_woken=off release_zero=off spin=off)
+settings=(default T=0 T=100us T=10ms T=off one_woken=off release_zero=off spin=off wait_spin=off)
 declare -A knob_values=([default]=""
 	[T=0]="handoff_ns=0" [T=100us]="handoff_ns=100000" [T=10ms]="handoff_ns=10000000"
 	[T=off]="handoff_ns=18446744073709551615"
-	[one_woken=off]="one_woken=N" [release_zero=off]="release_zero=N" [spin=off]="spin=N")
-defaults="handoff_ns=1000000 one_woken=Y release_zero=Y spin=Y"
+	[one_woken=off]="one_woken=N" [release_zero=off]="release_zero=N" [spin=off]="spin=N"
+	[wait_spin=off]="wait_spin=N")
+defaults="handoff_ns=1000000 one_woken=Y release_zero=Y spin=Y wait_spin=Y"
 # set_knobs "knob=value ...": write each, and check that it took.
 set_knobs() {
 	local kv k v got

@@ -177,6 +177,8 @@
  *  MUTANT_LOST_LOOK_NO_W	ping_wait() before finding 13's fix: a look
  *				that loses its cmpxchg (-EAGAIN) looks again
  *				without ping_or_waiters()'s W
+ *  MUTANT_SPIN_NO_RELOOK	ping_wait()'s spin on a running owner ends in
+ *				sleep without a look, its mark still set
  *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(), see
  *				models/README.md
  *  MUTANT_WAKEE_NO_CLOCK	experiment: a donor woken in top's place does
@@ -244,6 +246,7 @@
 #define R_EWOULDBLOCK	7
 #define R_ESRCH		8	/* the TID names no task: the word is left */
 #define R_WALK		9	/* PING_WALK: a new owner, walk its chain */
+#define R_SPIN		10	/* PING_WAIT_SPIN: spin on the running owner */
 
 /* futex.state of a task */
 #define X_OK		0
@@ -339,6 +342,7 @@ byte woken;		/* ps->ping_woken: the waiter a stealable release
 byte wq[N + 1];		/* P2: wake_q entries for thread i not yet run */
 byte gw;		/* P6: woken by the rule's own bookkeeping, apart
 			 * from the code's mark (they differ in mutants) */
+bit spinok[N + 1];	/* ping_wait()'s spin: woken since it last spun */
 bit bsl[N + 1];		/* P3: bypassed while first since its last look
 			 * or the last kernel unlock (one window) */
 hidden byte g_w;	/* scratch: this look cleared current's mark */
@@ -876,6 +880,22 @@ inline ping_wait()
 			hb = 0;
 			v = 0;
 			waiters = 0
+		:: r == R_WAIT && spinok[me] ->
+			/* PING_WAIT_SPIN, once per wakeup, if the owner runs
+			 * (or not: the other branch): mark current if no
+			 * wakeup is in flight ("if (!ps->ping_woken)
+			 * ping_set_woken()"), so that a release meanwhile
+			 * wakes nobody; unlock both locks */
+			r = R_SPIN;
+			spinok[me] = 0;
+			if
+			:: woken == 0 -> woken = me; gw = me
+			:: else
+			fi;
+			wl = 0;
+			hb = 0;
+			v = 0;
+			waiters = 0
 		:: r == R_WAIT ->
 			/* P5: never block on a ps whose owner is current */
 			P5(ps_owner != me);
@@ -918,6 +938,19 @@ inline ping_wait()
 		/* ping_chain_walk(), futex_q_lockptr_lock(), look again
 		 * ("continue") */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
+	   :: r == R_SPIN ->
+		/* ping_wait_spin(): no lock held, it only reads the word and
+		 * may stop at any time (the TID changed, the owner stopped
+		 * running, the budget, ...); then look again ("continue") */
+#ifndef MUTANT_SPIN_NO_RELOOK
+		atomic { hb == 0 -> hb = me; ping_wait_read() }
+#else
+		/* bug: it sleeps after the spin without looking again, and
+		 * its mark keeps every release from waking it */
+		atomic { asleep[me] = 1; r = R_WAIT };
+		atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; spinok[me] = 1;
+			 ping_wait_read() }
+#endif
 	   :: r == R_EBUSY ->
 		/* wait_for_owner_exiting(), futex_q_lockptr_lock() */
 		atomic { xstate[t] != X_EXITING && hb == 0 -> t = 0; hb = me; ping_wait_read() }
@@ -926,10 +959,11 @@ inline ping_wait()
 		 * walk again before sleeping again (checked = NULL),
 		 * futex_q_lockptr_lock() */
 		if
-		:: atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; ping_wait_read() }
+		:: atomic { !asleep[me] && hb == 0 -> hb = me; checked = 0; spinok[me] = 1;
+			    ping_wait_read() }
 		:: atomic { tmo_left > 0 && hb == 0 ->
 			tmo_left--; tmo = 1; asleep[me] = 0;
-			hb = me; checked = 0; ping_wait_read() }
+			hb = me; checked = 0; spinok[me] = 1; ping_wait_read() }
 		fi
 	   :: else ->
 		break
@@ -941,8 +975,9 @@ inline ping_wait()
 	 * meanwhile, or the owner exited attached to ps (retake). Without a
 	 * walk, hb->lock has been held since the loop's look, which would
 	 * have taken a lock whose owner died attached: only the walk lets a
-	 * death in */
+	 * death in. ping_wait()'s spin is a local: reset for the next wait */
 	atomic {
+		spinok[me] = 0;
 		if
 		:: r != R_TAKEN && ps_owner != 0 && ps_owner != me &&
 		   (ps_owner != checked || unwalked) ->

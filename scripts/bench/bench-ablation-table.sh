@@ -94,7 +94,8 @@ printf 'Ablation: the patched kernel with bench/%s.knobs.patch, each setting in\
 printf 'turn in the same %s boots (default: series %s as it is; T: how long a fair\n' "${#files[@]}" "${name%%-*}"
 printf 'waiter may be stolen from, off: never handed the lock; one_woken: one\n'
 printf 'release wakeup in flight; release_zero: a contended lock released as 0;\n'
-printf 'spin: the spin of FUTEX_LOCK_PING). Each cell: the median over the boots,\n'
+printf 'spin: the spin of FUTEX_LOCK_PING; wait_spin: the spin of a woken waiter\n'
+printf 'on a running owner). Each cell: the median over the boots,\n'
 printf 'then the ratio to default'"'"'s median and ministat'"'"'s verdict on the per-boot\n'
 printf 'values at 95%% ("=": no difference proven).\n\n'
 block "perf bench futex lock -k ping, Kops/s per thread" 1 kops.2:"2 threads" kops.4:"4 threads" \
@@ -124,4 +125,4 @@ mapfile -t metrics < <(find "$tmp/default" -type f -printf '%f\n' | sort -V)
 		printf '\n'
 	done
 } >"$out/ablation.tsv"
-printf 'medians: %s\n\n' "${RESULTS#"$TOP"/}/$name/ablation.tsv"
+printf 'medians: %s\n\n' "${out#"$TOP"/}/ablation.tsv"

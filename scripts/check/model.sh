@@ -9,8 +9,8 @@
 # Usage: scripts/check/model.sh [--quick|--full]
 #   --quick	skip the N=4 search
 #   --full	N=4 with the timeout too, liveness with two rounds per
-#		thread, and the ABORT_FIRST variant (the default: 39
-#		verdicts from 29 checks, 5 minutes of CPU)
+#		thread, and the ABORT_FIRST variant (the default: 40
+#		verdicts from 30 checks, 6 minutes of CPU)
 # Environment: MODEL_OUT (work directory, default work/model),
 #   MODEL_JOBS (searches at a time, default 2),
 #   MODEL_TIMEOUT (CPU seconds per search, default 240: a limit of CPU
@@ -413,6 +413,9 @@ spawn 10-m24 mutant pass-on-drops-mark -DMUTANT_PASS_ON_DROPS_MARK
 # it lose again and again: more than K + 1 windows (P3 (b)). K=1 and no
 # deaths: with the defaults it is not caught within 15 s of CPU.
 spawn 10-m25 mutant lost-look-no-w -DK=1 -DDEATHS=0 -DMUTANT_LOST_LOOK_NO_W
+# ping_wait()'s spin on a running owner (lever 2): marked while it spins,
+# so it must look again before it sleeps.
+spawn 10-m26 mutant spin-no-relook -DMUTANT_SPIN_NO_RELOOK
 wait
 
 # Every check started must have said something: a check that died (out

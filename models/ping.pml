@@ -939,7 +939,7 @@ inline ping_wait()
 		 * ("continue") */
 		atomic { hb == 0 -> hb = me; ping_wait_read() }
 	   :: r == R_SPIN ->
-		/* ping_wait_spin(): no lock held, it only reads the word and
+		/* ping_spin_on_owner(): no lock held, it only reads the word and
 		 * may stop at any time (the TID changed, the owner stopped
 		 * running, the budget, ...); then look again ("continue") */
 #ifndef MUTANT_SPIN_NO_RELOOK

@@ -780,6 +780,45 @@ t_guest_interrupt() {
 	[ ! -e "$T/gi/next" ] || { echo "after a Ctrl-C, the step went on to its next command"; return 1; }
 }
 
+# A guest that stalls in its boot is booted once more, and a second
+# stall fails: a stand-in vng stalls in the first FAKE_VNG_STALLS boots (a
+# line of kernel log, then nothing) and runs the command in the next.
+t_boot_stall() {
+	local d=$T/bs
+	env_for "$d"
+	export RESULTS=$d/results FAKE_VNG_DIR=$d VM_BOOT_TIMEOUT=5
+	mkdir -p "$T/bin"
+	cat >"$T/bin/vng" <<-'V'
+	#!/bin/bash
+	case "$*" in *kvm-probe-ok*) echo kvm-probe-ok; exit 0 ;; esac
+	n=$(cat "$FAKE_VNG_DIR/boots" 2>/dev/null || echo 0)
+	echo $((n + 1)) >"$FAKE_VNG_DIR/boots"
+	if [ "$n" -lt "$FAKE_VNG_STALLS" ]; then
+		echo "[   11.130521] vgaarb: loaded"
+		echo $$ >"$FAKE_VNG_DIR/stalled.pid"
+		exec sleep 600
+	fi
+	while [ $# -gt 1 ] && [ "$1" != --exec ]; do shift; done
+	exec bash "$2"
+	V
+	chmod +x "$T/bin/vng"
+	export PATH=$T/bin:$PATH
+	: >"$d/bzImage"
+	FAKE_VNG_STALLS=1 VM_NOTES=$d/notes "$TOP/scripts/guest/vm.sh" "$d/bzImage" "$d/guest.log" -- echo the-command-ran >"$d/vm.out" 2>&1
+	grep -q "stalled in its boot.*guest.log.stalled" "$d/notes"
+	grep -q 'stalled' "$d/vm.out"
+	grep -q 'booting it once more' "$d/vm.out"
+	grep -q 'vgaarb: loaded' "$d/guest.log.stalled"
+	grep -q 'the-command-ran' "$d/guest.log"
+	[ "$(cat "$d/boots")" = 2 ]
+	rm "$d/boots"
+	FAKE_VNG_STALLS=2 expect_fail "stalled in its boot twice" \
+		"$TOP/scripts/guest/vm.sh" "$d/bzImage" "$d/guest.log" -- true
+	[ "$(cat "$d/boots")" = 2 ]
+	! running "$(cat "$d/stalled.pid")" || { echo "a stalled guest was left running"; return 1; }
+	[ -z "$(ls -A "$WORK/guest")" ] || { echo "left in $WORK/guest: $(ls "$WORK/guest")"; return 1; }
+}
+
 # One Ctrl-C ends the whole run. check.sh's runner (scripts/check/runner.sh:
 # its record, step, background step and finish functions; and check.sh's
 # trap) runs a background
@@ -1829,6 +1868,8 @@ t_planted() {
 	plant workbench-lock scripts/lib.sh 's/^\t\t\t\t\tkill -0 "\$owner" 2>\/dev\/null || exit 1$/\t\t\t\t\ttrue/'
 	# vm.sh exits 130 on a Ctrl-C instead of dying by it.
 	plant guest-interrupt-stops-qemu scripts/guest/vm.sh 's/^\tkill -s "\$1" "\$\$"$/\texit 130/'
+	plant boot-stall-boots-again scripts/guest/vm.sh 's/^for attempt in 1 2; do$/for attempt in 2; do/'
+	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\t\[ "\$attempt" -eq 1 \] ||$/\t[ "$attempt" -eq 0 ] ||/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'
@@ -1879,6 +1920,7 @@ run workbench-lock t_lock
 run stale-worktree-is-repaired t_stale_worktree
 run guest-interrupt-stops-qemu t_guest_interrupt
 run run-interrupt-stops-everything t_run_interrupt
+run boot-stall-boots-again t_boot_stall
 run verdict-detects t_verdict
 run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict

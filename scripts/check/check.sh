@@ -81,6 +81,9 @@ mkdir -p "$out"
 tally=$out/tally
 : >"$out/left-out"
 : >"$out/notes"
+# A guest that stalled in its boot and was booted again (vm.sh) says so
+# here, so that the summary tells it.
+export VM_NOTES=$out/notes
 # The debug kernel the boots run, the i386 selftests, make check-kcsan's
 # kernel.
 kernel=$build/arch/x86/boot/bzImage

@@ -94,10 +94,13 @@ esac
 # the traps stop it with everything it started, then die by the same
 # signal: a calling shell stops too only if its command died by the
 # signal (an "exit 130" would let it go on to its next boot).
-guest='' script='' qmp=''
+guest='' script='' qmp='' logger=''
+fifo=$(mktemp -u /tmp/vm-console.XXXXXX)
 tidy() {
 	[ -z "$script" ] || rm -f "$script"
 	[ -z "$qmp" ] || rm -f "$qmp"
+	[ -z "$logger" ] || kill "$logger" 2>/dev/null || true
+	rm -f "$fifo"
 }
 trap 'stop_guest; tidy' EXIT
 trap 'on_signal INT' INT
@@ -131,18 +134,28 @@ stop_guest() {
 
 # start_guest LOG CMD...: run CMD (timeout ... vng ...) in the background
 # with its output in LOG; wait_guest waits for it, its exit status to rc.
-# run_guest LOG CMD... does both.
+# run_guest LOG CMD... does both. The output reaches LOG through a FIFO:
+# QEMU opens vng's stdout again (/proc/self/fd/1, the chardev of the
+# command's output) with an offset of its own, so in a plain file the
+# command's output overwrote the kernel's log from the file's start.
 rc=0
 start_guest() {
 	local out=$1
 	shift
-	"$@" </dev/null >"$out" 2>&1 &
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	cat "$fifo" >"$out" &
+	logger=$!
+	"$@" </dev/null >"$fifo" 2>&1 &
 	guest=$!
 }
 wait_guest() {
 	rc=0
 	wait "$guest" || rc=$?
 	guest=
+	# Ends once the last writer, the guest's last process, is gone.
+	wait "$logger" || true
+	logger=
 }
 run_guest() {
 	start_guest "$@"

@@ -125,4 +125,7 @@ mapfile -t metrics < <(find "$tmp/default" -type f -printf '%f\n' | sort -V)
 		printf '\n'
 	done
 } >"$out/ablation.tsv"
-printf 'medians: %s\n\n' "${out#"$TOP"/}/ablation.tsv"
+# make bench writes its tables to .new and moves them into place once
+# every boot has completed: name where the file will be.
+final=${out%/.new}
+printf 'medians: %s\n\n' "${final#"$TOP"/}/ablation.tsv"

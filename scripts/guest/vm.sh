@@ -144,16 +144,25 @@ start_guest() {
 	shift
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	cat "$fifo" >"$out" &
+	# Emptied here, not by cat: started() must not read the last boot's.
+	: >"$out"
+	cat "$fifo" >>"$out" &
 	logger=$!
 	"$@" </dev/null >"$fifo" 2>&1 &
 	guest=$!
 }
 wait_guest() {
+	local n=0
 	rc=0
 	wait "$guest" || rc=$?
 	guest=
-	# Ends once the last writer, the guest's last process, is gone.
+	# cat ends once the last writer, the guest's last process, is gone;
+	# one that escaped stop_guest must not hold vm.sh.
+	while running "$logger" && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill "$logger" 2>/dev/null || true
 	wait "$logger" || true
 	logger=
 }
@@ -171,11 +180,11 @@ run_guest() {
 started() {
 	local end=$((SECONDS + boot))
 	while [ "$SECONDS" -lt "$end" ]; do
-		grep -a -q -E "$booted" "$log" && return 0
+		grep -a -q -s -E "$booted" "$log" && return 0
 		running "$guest" || return 0
 		sleep 1
 	done
-	grep -a -q -E "$booted" "$log"
+	grep -a -q -s -E "$booted" "$log"
 }
 
 # vcpus: each vCPU's instruction pointer, three times a second apart, read
@@ -184,7 +193,7 @@ started() {
 # the same few symbols in every sample.
 vcpus() {
 	local map=${kernel%/arch/*}/System.map ips
-	ips=$(python3 - "$qmp" 2>/dev/null <<-'PY'
+	ips=$(timeout 20 python3 - "$qmp" 2>/dev/null <<-'PY'
 	import json, re, socket, sys, time
 	s = socket.socket(socket.AF_UNIX)
 	s.settimeout(10)
@@ -217,7 +226,13 @@ vcpus() {
 	fi
 	# System.map and the pointers: 16 hex digits each, so a string
 	# comparison orders them.
-	awk 'NR == FNR { if ($2 ~ /^[tTwW]$/) { a[++n] = $1; name[n] = $3 } next }
+	awk -v map="$map" '
+	BEGIN {
+		while ((getline l < map) > 0) {
+			split(l, f, " ")
+			if (f[2] ~ /^[tTwW]$/) { a[++n] = f[1]; name[n] = f[3] }
+		}
+	}
 	{
 		s = "?"
 		lo = 1
@@ -227,7 +242,7 @@ vcpus() {
 			if (a[mid] <= $3) { s = name[mid]; lo = mid + 1 } else hi = mid - 1
 		}
 		printf "    sample %d, vCPU %d: %s %s\n", $1, $2, $3, s
-	}' "$map" - <<<"$ips"
+	}' <<<"$ips"
 }
 
 # The KVM probe boots KERNEL once with KVM and a short timeout. Its answer
@@ -300,11 +315,11 @@ for attempt in 1 2; do
 	} >&2
 	stop_guest
 	wait_guest
+	[ "$attempt" -eq 1 ] ||
+		die "the guest stalled in its boot twice, ${boot}s each (logs: $log.stalled, $log)"
 	cp "$log" "$log.stalled"
 	[ -z "${VM_NOTES:-}" ] ||
 		printf 'a guest stalled in its boot and was booted again: %s.stalled\n' "$log" >>"$VM_NOTES"
-	[ "$attempt" -eq 1 ] ||
-		die "the guest stalled in its boot twice, ${boot}s each (logs: $log.stalled, $log)"
 	printf 'vm.sh: booting it once more (the stalled boot: %s.stalled)\n' "$log" >&2
 done
 tidy

@@ -831,7 +831,9 @@ t_boot_stall() {
 	# names only the boot that was booted again.
 	[ -s "$d/guest.log.stalled" ]
 	[ "$(wc -l <"$d/notes")" = 1 ]
-	[ $((SECONDS - t0)) -lt 50 ] || { echo "$((SECONDS - t0)) s: a stalled guest ran to its time-out"; return 1; }
+	# Three 5 s stalls take about 20 s; a stalled guest left running
+	# takes its whole 60 s time-out at least.
+	[ $((SECONDS - t0)) -lt 60 ] || { echo "$((SECONDS - t0)) s: a stalled guest ran to its time-out"; return 1; }
 	! running "$(cat "$d/stalled.pid")" || { echo "a stalled guest was left running"; return 1; }
 	[ -z "$(ls -A "$WORK/guest")" ] || { echo "left in $WORK/guest: $(ls "$WORK/guest")"; return 1; }
 }

@@ -15,10 +15,9 @@
 # TIMEOUT seconds, a guest kernel panic, or CMD's non-zero exit status.
 # A guest whose kernel has not started init (nor CMD) VM_BOOT_TIMEOUT
 # seconds (default 300) after QEMU did has stalled in its boot: the
-# instruction pointer of each
-# vCPU is read from QEMU (named from the System.map beside KERNEL), its
-# console kept in LOG.stalled, and it is booted once more; a second stall
-# fails. With VM_NOTES set, a line naming the stalled boot's log is added
+# instruction pointer of each vCPU is read from QEMU (named from the
+# System.map beside KERNEL), its console kept in LOG.stalled, and it is
+# booted once more; a second stall fails. With VM_NOTES set, a line naming the stalled boot's log is added
 # to that file (make check's notes).
 # KVM is used only where a probe shows that a KVM guest really boots here;
 # otherwise TCG. The choice is printed, with its reason.
@@ -295,7 +294,7 @@ script=$(mktemp "$WORK/guest/cmd.XXXXXX")
 } >"$script"
 chmod +x "$script"
 
-# A stalled boot, seen once in hundreds (make check of c5c08af: a debug
+# A stalled boot, seen once (make check of c5c08af: a debug
 # kernel under TCG, both vCPUs busy and the console silent from 11 s into
 # the boot on, until the 1800 s bound), costs one more boot, not the run;
 # what the vCPUs were running is printed, so that the next one is told.

@@ -786,10 +786,11 @@ t_guest_interrupt() {
 # A guest that stalls in its boot is booted once more, and a second
 # stall fails: a stand-in vng stalls in the first FAKE_VNG_STALLS boots (a
 # line of kernel log, then nothing) and runs the command in the next.
-t_boot_stall() {
-	local d=$T/bs
-	env_for "$d"
-	export RESULTS=$d/results FAKE_VNG_DIR=$d VM_BOOT_TIMEOUT=5
+# stalling_vng DIR: a stand-in vng on PATH whose first $FAKE_VNG_STALLS
+# boots stall (the console silent after a line of the kernel's), the
+# others run the command; DIR/boots counts them.
+stalling_vng() {
+	export FAKE_VNG_DIR=$1
 	mkdir -p "$T/bin"
 	cat >"$T/bin/vng" <<-'V'
 	#!/bin/bash
@@ -806,6 +807,12 @@ t_boot_stall() {
 	V
 	chmod +x "$T/bin/vng"
 	export PATH=$T/bin:$PATH
+}
+t_boot_stall() {
+	local d=$T/bs
+	env_for "$d"
+	export RESULTS=$d/results VM_BOOT_TIMEOUT=5
+	stalling_vng "$d"
 	: >"$d/bzImage"
 	# The log of a boot before, which a stall must not be taken for.
 	echo 'vm.sh: command started' >"$d/guest.log"
@@ -836,6 +843,21 @@ t_boot_stall() {
 	[ $((SECONDS - t0)) -lt 60 ] || { echo "$((SECONDS - t0)) s: a stalled guest ran to its time-out"; return 1; }
 	! running "$(cat "$d/stalled.pid")" || { echo "a stalled guest was left running"; return 1; }
 	[ -z "$(ls -A "$WORK/guest")" ] || { echo "left in $WORK/guest: $(ls "$WORK/guest")"; return 1; }
+}
+
+# A command that fails in the guest: vm.sh exits with its status and
+# prints the end of its output, which says why (make check shows it).
+t_command_failure() {
+	local d=$T/cf rc=0
+	env_for "$d"
+	export RESULTS=$d/results
+	stalling_vng "$d"
+	: >"$d/bzImage"
+	FAKE_VNG_STALLS=0 "$TOP/scripts/guest/vm.sh" -t 60 "$d/bzImage" "$d/guest.log" -- \
+		sh -c 'echo the reason it failed; exit 3' >"$d/vm.out" 2>&1 || rc=$?
+	[ "$rc" = 3 ] || { echo "vm.sh exit $rc, not the command's 3"; return 1; }
+	grep -q 'exited with status 3' "$d/vm.out"
+	grep -q 'the reason it failed' "$d/vm.out" || { echo "the command's output is not shown"; cat "$d/vm.out"; return 1; }
 }
 
 # One Ctrl-C ends the whole run. check.sh's runner (scripts/check/runner.sh:
@@ -1891,6 +1913,7 @@ t_planted() {
 	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\t\[ "\$attempt" -eq 1 \] ||$/\t[ "$attempt" -eq 0 ] ||/'
 	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\t: >"\$out"$/\t:/'
 	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\tstop_guest$/\t:/'
+	plant command-failure-is-shown scripts/guest/vm.sh 's/| tail -n 20 | sed .s\/^\/    \/. >&2$/>\/dev\/null/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
 	plant verdict-detects lava/kernel-log-badness 's/|self-detected stall on CPU//'
@@ -1942,6 +1965,7 @@ run stale-worktree-is-repaired t_stale_worktree
 run guest-interrupt-stops-qemu t_guest_interrupt
 run run-interrupt-stops-everything t_run_interrupt
 run boot-stall-boots-again t_boot_stall
+run command-failure-is-shown t_command_failure
 run verdict-detects t_verdict
 run locktorture-verdict-detects t_locktorture_verdict
 run ping-bench-verdict-detects t_ping_bench_verdict

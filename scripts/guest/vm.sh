@@ -337,4 +337,11 @@ if [ -z "$status" ]; then
 	tail -n 15 "$log" >&2
 	die "guest ended before the command finished (vng exit $rc; log: $log)"
 fi
+# The command's output is in LOG among the kernel's lines: its end says
+# why it failed.
+if [ "$status" -ne 0 ]; then
+	printf 'vm.sh: the command exited with status %s; the end of its output (log: %s):\n' \
+		"$status" "$log" >&2
+	sed -n "/$marker/,\$p" "$log" | tail -n 20 | sed 's/^/    /' >&2
+fi
 exit "$status"

@@ -56,3 +56,8 @@ fi
 printf '  vng %s, %s, %s\n' "$(vng --version 2>/dev/null | awk '{print $NF}')" \
 	"$(qemu-system-x86_64 --version | head -n 1 | awk '{print $1, $4}')" \
 	"$(ccache --version | head -n 1)"
+# A full disk fails a guest's writes into work/ (a status the checks read
+# as "did not run"): what was free at the start tells.
+printf '  free: %s on the disk of %s, %s of memory\n' \
+	"$(df -h --output=avail "$TOP" | tail -n 1 | tr -d ' ')" "$TOP" \
+	"$(free -h | awk '/^Mem:/ {print $7}')"

@@ -16,7 +16,7 @@ guest_run() {
 	"$TOP/scripts/guest/vm.sh" "$@" >"$log.out" 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		record FAIL "guest run: $name" "$(grep -m 1 '^ERROR' "$log.out" || echo "vm.sh exit $rc")"
-		tail -n 5 "$log.out" >&2
+		tail -n 25 "$log.out" >&2
 		return 0
 	fi
 	record PASS "guest run: $name"

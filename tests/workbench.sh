@@ -1466,6 +1466,39 @@ t_reuse() {
 	[ "$(n)" -eq 15 ] || { echo "verdicts reused outside a git checkout"; return 1; }
 }
 
+# knobs_apply (scripts/check/steps/static.sh): a knobs patch made on its
+# series' tip passes; one whose context the series has changed since fails,
+# naming the file.
+knobs_apply_in() { # knobs_apply_in DIR: knobs_apply on DIR/top's patches and DIR/src
+	local top=$TOP
+	TOP=$1/top out=$1/out src=$1/src bash -c \
+		'record() { echo "$@"; }; . "$1/scripts/check/steps/static.sh"; knobs_apply' ka "$top"
+}
+t_knobs_apply() {
+	local d=$T/ka v
+	env_for "$d"
+	mkdir -p "$d/top/bench" "$d/out"
+	git init -q "$d/src"
+	printf 'a\nb\nc\n' >"$d/src/f.c"
+	git -C "$d/src" add f.c
+	git -C "$d/src" commit -q -m base
+	git -C "$d/src" branch series/06-a
+	sed -i 's/^b$/b knob/' "$d/src/f.c"
+	git -C "$d/src" diff >"$d/top/bench/06-a.knobs.patch"
+	git -C "$d/src" checkout -q f.c
+	v=$(knobs_apply_in "$d")
+	grep -q '^PASS bench knobs: bench/06-a.knobs.patch applies to series/06-a$' <<<"$v" ||
+		{ echo "a patch that applies: $v"; return 1; }
+	# The series changes the patch's context.
+	sed -i 's/^a$/a changed/; s/^c$/c changed/' "$d/src/f.c"
+	git -C "$d/src" commit -q -a -m change
+	git -C "$d/src" branch -f series/06-a
+	v=$(knobs_apply_in "$d")
+	grep -q '^FAIL bench knobs: bench/06-a.knobs.patch applies to series/06-a .*f.c' <<<"$v" ||
+		{ echo "a patch that does not apply: $v"; return 1; }
+	[ "$(git -C "$d/src" status --porcelain)" = "" ] || { echo "the tree was changed"; return 1; }
+}
+
 # make check's closing count by kind, on a tally of each kind: one case in
 # two configurations (the host's and LAVA's names for it), a program, a
 # build, static checks, a detector check, kernel logs, a guest run.
@@ -1483,6 +1516,7 @@ t_counted() {
 		SKIP nothing to build: a documentation patch
 		PASS checkpatch --strict: 01-a/0001-a.patch
 		PASS mailable: 01-a
+		PASS bench knobs: bench/06-a.knobs.patch applies to series/06-a
 		PASS lava job futex-debug-x86_64.yaml
 		PASS detector fires: a hung guest
 		PASS kernel log clean (sched_proxy_exec=1)
@@ -1493,7 +1527,7 @@ t_counted() {
 		counted "$TOP")
 	printf '%s\n' "$v"
 	grep -q '^counted: 3 selftest case verdicts (2 distinct cases in 2 configurations), 2 programs as a whole,$' <<<"$v" &&
-		grep -q '^  1 builds (1 patches with nothing to build), 3 static checks (checkpatch, mail, LAVA job schema),$' <<<"$v" &&
+		grep -q '^  1 builds (1 patches with nothing to build), 4 static checks (checkpatch, mail, LAVA job schema, knobs patches),$' <<<"$v" &&
 		grep -q '^  1 checks of the detectors (workbench, model, planted faults), 2 kernel logs scanned, 1 other runs$' <<<"$v"
 }
 
@@ -1913,6 +1947,7 @@ t_planted() {
 	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\t\[ "\$attempt" -eq 1 \] ||$/\t[ "$attempt" -eq 0 ] ||/'
 	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\t: >"\$out"$/\t:/'
 	plant boot-stall-boots-again scripts/guest/vm.sh 's/^\tstop_guest$/\t:/'
+	plant knobs-patch-must-apply scripts/check/steps/static.sh 's/apply --cached --check "\$p"/apply --cached --check --exclude="*" "$p"/'
 	plant command-failure-is-shown scripts/guest/vm.sh 's/| tail -n 20 | sed .s\/^\/    \/. >&2$/>\/dev\/null/'
 	# The host's verdict misses an RCU stall that a CPU saw itself, a
 	# lone "kernel BUG at", a KCSAN report, a stack dump without a header.
@@ -1975,6 +2010,7 @@ run failfutex-verdict-detects t_failfutex_verdict
 run kcsan-verdict-detects t_kcsan_verdict
 run model-tally t_model
 run summary-counts-kinds t_counted
+run knobs-patch-must-apply t_knobs_apply
 run verdicts-reused-exactly t_reuse
 run mail-verdict-detects t_mail_verdict
 run bench-table-drops-nothing t_bench_table

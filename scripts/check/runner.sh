@@ -169,7 +169,7 @@ counted() {
 	/^selftest / { n["program"]++; next }
 	/^build/ { n["build"]++; next }
 	/^nothing to build/ { n["nobuild"]++; next }
-	/^(checkpatch|mailable)/ { n["static"]++; next }
+	/^(checkpatch|mailable|bench knobs)/ { n["static"]++; next }
 	/^(detector|workbench|model)/ { n["detector"]++; next }
 	/^kernel log/ { n["log"]++; next }
 	{ n["other"]++ }
@@ -177,7 +177,7 @@ counted() {
 		for (c in distinct) nd++
 		for (c in config) nc++
 		printf "counted: %d selftest case verdicts (%d distinct cases in %d configurations), %d programs as a whole,\n", n["case"], nd, nc, n["program"]
-		printf "  %d builds (%d patches with nothing to build), %d static checks (checkpatch, mail, LAVA job schema),\n", n["build"], n["nobuild"], n["static"]
+		printf "  %d builds (%d patches with nothing to build), %d static checks (checkpatch, mail, LAVA job schema, knobs patches),\n", n["build"], n["nobuild"], n["static"]
 		printf "  %d checks of the detectors", n["detector"]
 		printf " (workbench, model, planted faults), %d kernel logs scanned, %d other runs\n", n["log"], n["other"]
 		printf "  (guests, locktorture, ping_bench, ping_fuzz, fault injection)\n"

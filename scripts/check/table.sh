@@ -31,7 +31,7 @@
 skip_bisect="every patch built (the bisect kernel, selftests, perf, ping_bench)"
 skip_arm64="arm64: the kernel and selftests built, booted, futex selftests run"
 skip_kcsan="KCSAN: the kernel built with the data-race detector, futex selftests and ping_fuzz run"
-skip_static="workbench tests, model, checkpatch, mailable, LAVA schema"
+skip_static="workbench tests, model, checkpatch, mailable, LAVA schema, knobs patches"
 skip_boots="futex selftests, pingmutex, locktorture, 17 vCPUs, fault injection"
 
 # The workbench's own tests and the model need no kernel tree: they start
@@ -65,6 +65,7 @@ row bg-low       full           b4_mailable       has_commits       -           
 row bg-low       full           checkpatch        has_commits       -                                             "$skip_static" "checkpatch --strict"
 row fg           full           mailable          has_commits       -                                             "$skip_static" "series mailable (git send-email)"
 row fg           full           lava_schema       -                 -                                             "$skip_static" "LAVA jobs against the schema"
+row fg           full           knobs_apply       -                 -                                             "$skip_static" "make bench's knobs patches apply to their series"
 row fg-untallied "full planted" build_tools       -                 "the futex selftests do not build"            -              "build the futex selftests (x86_64, i386, static), ping_bench and pingmutex"
 row wait         full           -                 -                 -                                             -              "workbench tests"
 row wait         "full planted" -                 -                 "the debug kernel does not build"             -              "build the debug kernel"

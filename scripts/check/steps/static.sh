@@ -126,6 +126,27 @@ lava_schema() {
 	fi
 }
 
+# knobs_apply: each ablation patch of make bench (bench/NN-topic.knobs.patch)
+# applies to its series' tip, as make bench applies it: a change of the
+# series that breaks it would otherwise show only in a make bench run.
+# git apply --cached on an index of the tip, read into a file of its own:
+# the tree's checkout is left alone.
+knobs_apply() {
+	local p name idx=$out/knobs.index v
+	for p in "$TOP"/bench/*.knobs.patch; do
+		[ -f "$p" ] || continue
+		name=${p##*/}
+		name=${name%.knobs.patch}
+		rm -f "$idx"
+		if v=$(GIT_INDEX_FILE=$idx git -C "$src" read-tree "series/$name" 2>&1 &&
+			GIT_INDEX_FILE=$idx git -C "$src" apply --cached --check "$p" 2>&1); then
+			record PASS "bench knobs: bench/$name.knobs.patch applies to series/$name"
+		else
+			record FAIL "bench knobs: bench/$name.knobs.patch applies to series/$name" "$(head -n 3 <<<"$v" | tr '\n' ' ')"
+		fi
+	done
+	rm -f "$idx"
+}
 
 # b4_mailable: every series as b4 would send it (scripts/queue/b4-send.sh, b4
 # send -o: written, not sent): one message per patch and the cover letter,

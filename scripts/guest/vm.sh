@@ -17,8 +17,9 @@
 # seconds (default 300) after QEMU did has stalled in its boot: the
 # instruction pointer of each vCPU is read from QEMU (named from the
 # System.map beside KERNEL), its console kept in LOG.stalled, and it is
-# booted once more; a second stall fails. With VM_NOTES set, a line naming the stalled boot's log is added
-# to that file (make check's notes).
+# booted once more; a second stall fails. With VM_NOTES set, a line
+# naming the stalled boot's log is added to that file (make check's
+# notes).
 # KVM is used only where a probe shows that a KVM guest really boots here;
 # otherwise TCG. The choice is printed, with its reason.
 # shellcheck disable=SC2317 # functions called from the traps

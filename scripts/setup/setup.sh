@@ -56,8 +56,9 @@ fi
 printf '  vng %s, %s, %s\n' "$(vng --version 2>/dev/null | awk '{print $NF}')" \
 	"$(qemu-system-x86_64 --version | head -n 1 | awk '{print $1, $4}')" \
 	"$(ccache --version | head -n 1)"
-# A full disk fails a guest's writes into work/ (a status the checks read
-# as "did not run"): what was free at the start tells.
+# A guest whose writes into work/ fail leaves results the checks read as
+# "did not run"; a full disk is one way to get there: what was free at the
+# start is printed, so that a failed run's log can rule it in or out.
 printf '  free: %s on the disk of %s, %s of memory\n' \
 	"$(df -h --output=avail "$TOP" | tail -n 1 | tr -d ' ')" "$TOP" \
 	"$(free -h | awk '/^Mem:/ {print $7}')"

@@ -64,10 +64,19 @@ mkdir -p "$WORK/guest" "$RESULTS" "$(dirname "$log")"
 # --rwdir GUEST=HOST: vng 1.35 checks a bare path relative to its cwd.
 # --force-9p: the virtiofsd of Debian 12 does not start for vng.
 # root=/dev/root: the 9p tag; without CONFIG_BLOCK the kernel has no default.
+# rootflags with cache=loose (the kernel takes the last rootflags=, and
+# ours come after vng's): vng mounts the root without a cache, so every
+# program started reads itself and its libraries again over 9p. In the
+# debug kernel under TCG each command of virtme's init took 3 to 10 s,
+# and the init 257 s to start CMD; 56 s with the cache (docs/timings.md).
+# Nothing on the host changes the root's files while a guest runs; the
+# directories a guest writes ($WORK/guest, $RESULTS) are 9p mounts of
+# their own, without the cache.
 vng_base=(vng --run "$kernel" --user root --disable-microvm --memory "$memory"
 	--force-9p --rwdir "$WORK/guest=$WORK/guest" --rwdir "$RESULTS=$RESULTS"
 	--verbose --append "panic=-1" --append "oops=panic"
-	--append "root=/dev/root")
+	--append "root=/dev/root"
+	--append "rootflags=version=9p2000.L,trans=virtio,access=any,cache=loose")
 arch=${ARCH:-x86_64}
 [ "$arch" != x86 ] || arch=x86_64
 case $arch in

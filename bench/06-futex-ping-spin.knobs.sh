@@ -41,21 +41,20 @@ tracing=/sys/kernel/tracing
 }
 
 # SETTING=knob=value,...: "default" is every knob as series 06 has it.
-# KNOB_SETTINGS (words) replaces the list, for an experiment: donor_zero=on
-# is a release rule that series 06 does not have (see the knobs patch).
-read -r -a settings <<<"${KNOB_SETTINGS:-default T=0 T=100us T=10ms T=off one_woken=off release_zero=off spin=off wait_spin=off}"
+# KNOB_SETTINGS (words) replaces the list, for an experiment.
+read -r -a settings <<<"${KNOB_SETTINGS:-default T=0 T=100us T=10ms T=off one_woken=off release_zero=off donor_zero=off spin=off wait_spin=off}"
 declare -A knob_values=([default]=""
 	[T=0]="handoff_ns=0" [T=100us]="handoff_ns=100000" [T=10ms]="handoff_ns=10000000"
 	[T=off]="handoff_ns=18446744073709551615"
 	[one_woken=off]="one_woken=N" [release_zero=off]="release_zero=N" [spin=off]="spin=N"
-	[wait_spin=off]="wait_spin=N" [donor_zero=on]="donor_zero=Y")
+	[wait_spin=off]="wait_spin=N" [donor_zero=off]="donor_zero=N")
 for s in "${settings[@]}"; do
 	[ -n "${knob_values[$s]+set}" ] || {
 		echo "06-futex-ping-spin.knobs: no setting $s"
 		exit 1
 	}
 done
-defaults="handoff_ns=1000000 one_woken=Y release_zero=Y spin=Y wait_spin=Y donor_zero=N"
+defaults="handoff_ns=1000000 one_woken=Y release_zero=Y spin=Y wait_spin=Y donor_zero=Y"
 # set_knobs "knob=value ...": write each, and check that it took.
 set_knobs() {
 	local kv k v got

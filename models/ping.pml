@@ -43,13 +43,16 @@
  * takes (ping_take()). ping_dequeue() moves the mark to the waiter its
  * pass-on wakes, and clears it if it names the leaver otherwise, so that
  * it never names a task that will not look again.
- * 0 or W: ping_release_word() allows 0 only if the waiter that looks next
- * (ps->ping_woken if a wakeup is in flight, else the waiter woken now) is
- * the top waiter, the unlocker is not RT/DL, and that waiter is not
- * SCHED_IDLE; else the release publishes W, under the same one-wakeup
- * rule. The model publishes W for a donor and for an RT/DL unlocker, and
- * chooses 0 or W where the code allows 0: SCHED_IDLE is not modelled (a
- * class the model does not have), so W stands for such a waiter.
+ * 0 or W: ping_release_word() allows 0 only if the unlocker is not RT/DL,
+ * the waiter that looks next (ps->ping_woken if a wakeup is in flight,
+ * else the waiter woken now) is not SCHED_IDLE, and it is the top waiter
+ * or top's clock has run less than half of PING_HANDOFF_NS (the donor
+ * rule); else the release publishes W, under the same one-wakeup rule.
+ * The model publishes W for an RT/DL unlocker and for a donor once top's
+ * clock has seen K / 2 ticks, and chooses 0 or W where the code allows 0:
+ * SCHED_IDLE is not modelled (a class the model does not have), and a
+ * clock may run half of the time before K / 2 ticks (as EARLY for all of
+ * it), so W stands for both.
  *
  * Time is counted in unlocks (see TICK): a clock has run PING_HANDOFF_NS
  * after K unlocks in the kernel, or at any unlock before that (EARLY
@@ -104,7 +107,14 @@
  *     (c) once due, a waiter is bypassed in at most DUE_BYPASSES (1)
  *         windows while first before it gets the lock: a thief may take
  *         a lock that ping_dequeue()'s pass-on left free as it made the
- *         waiter first (with N=3 not even that: -DDUE_BYPASSES=0 holds).
+ *         waiter first (with N=3 not even that: -DDUE_BYPASSES=0 holds);
+ *     (d) a release as 0 whose next look is not the first waiter's (a
+ *         donor's) comes only while that waiter's clock has seen fewer
+ *         than K / 2 ticks: past half of its time, every unlock enters
+ *         the kernel until the donor looks, so the one that finds it due
+ *         hands it the lock. The half is about the donor's wakeup
+ *         latency, which a model without a scheduler does not have; (d)
+ *         keeps the code's rule checked (MUTANT_DONOR_ZERO_LATE).
  *     Its counters and clock are ghosts, kept apart from the code's clk.
  *  P4 owner death: after a death the kernel knows of (the robust list set
  *     OD, or the exit path found the ps), the first thread to take the
@@ -177,6 +187,8 @@
  *  MUTANT_LOST_LOOK_NO_W	ping_wait() before finding 13's fix: a look
  *				that loses its cmpxchg (-EAGAIN) looks again
  *				without ping_or_waiters()'s W
+ *  MUTANT_DONOR_ZERO_LATE	ping_release_word() publishes 0 for a donor
+ *				past half of top's time as well
  *  MUTANT_SPIN_NO_RELOOK	ping_wait()'s spin on a running owner ends in
  *				sleep without a look, its mark still set
  *  MUTANT_NO_ROBUST_WAKE	experiment: drop futex_ping_wake_dead(), see
@@ -1205,6 +1217,14 @@ inline futex_lock_ping(trylock)
  * ping_release_word() */
 #define DONOR_OK(d) \
 	(pos[d] > 1 && rt[d] == rt[g_top] && DONOR_TOP_NOT_DUE)
+/* ping_release_word()'s donor rule: top's clock has run less than half
+ * of PING_HANDOFF_NS: not started, or fewer than K / 2 ticks since (K
+ * ticks are all of it). */
+#ifdef MUTANT_DONOR_ZERO_LATE
+#define DONOR_ZERO(x)	true		/* bug: past the half as well */
+#else
+#define DONOR_ZERO(x)	(clk[x] == 0 || clk[x] - 1 < K / 2)
+#endif
 #ifdef MUTANT_DONOR_WHEN_DUE
 #define DONOR_TOP_NOT_DUE	true		/* bug */
 #else
@@ -1270,26 +1290,38 @@ inline ping_unlock_release()
 	:: word == v && !hnd ->
 		/* P3: a due first waiter is handed the lock */
 		P3U(!DUE(g_top));
-		/* ping_release_word(): 0 only if the waiter that looks next
-		 * (ps->ping_woken if a wakeup is in flight, else t, which
-		 * this release wakes) is top, and the unlocker is not RT/DL;
-		 * else W (a donor, or an RT/DL unlocker). Where 0 is allowed,
-		 * W too: the code publishes W for a SCHED_IDLE waiter, a
-		 * class the model does not have. -DRELEASE_FREE_ANY: 0 or W
-		 * at every release (the condition left out) */
+		/* ping_release_word(): 0 only if the unlocker is not RT/DL
+		 * and the waiter that looks next (ps->ping_woken if a wakeup
+		 * is in flight, else t, which this release wakes) is top, or
+		 * a donor while top's clock has run less than half of its
+		 * time (DONOR_ZERO); else W. Where 0 is allowed, W too: the
+		 * code publishes W for a SCHED_IDLE waiter, and for a donor
+		 * once half of top's time has run, which may be before K / 2
+		 * ticks. -DRELEASE_FREE_ANY: 0 or W at every release (the
+		 * condition left out) */
+		g_i = (woken != 0 -> woken : t);	/* the next look */
 		if
 #ifdef RELEASE_FREE_ANY
 		:: true ->
 #else
-		:: (woken != 0 -> woken : t) == g_top && !rt[me] ->
+		:: !rt[me] && (g_i == g_top || DONOR_ZERO(g_top)) ->
 #endif
 			if
-			:: word = 0
+			:: word = 0;
+#ifndef RELEASE_FREE_ANY
+				/* P3 (d): a donor's release as 0 only in
+				 * the first half of top's time */
+				P3U(g_i == g_top || gclk[g_top] == 0 ||
+				    gclk[g_top] - 1 < K / 2)
+#else
+				skip
+#endif
 			:: word = W
 			fi
 		:: else ->
 			word = W
 		fi;
+		g_i = 0;
 #ifndef MUTANT_UNLOCK_KEEPS_OWNER
 		ps_owner = 0;			/* ping_set_owner(ps, NULL) */
 #endif

@@ -94,8 +94,9 @@ printf 'Ablation: the patched kernel with bench/%s.knobs.patch, each setting in\
 printf 'turn in the same %s boots (default: series %s as it is; T: how long a fair\n' "${#files[@]}" "${name%%-*}"
 printf 'waiter may be stolen from, off: never handed the lock; one_woken: one\n'
 printf 'release wakeup in flight; release_zero: a contended lock released as 0;\n'
-printf 'spin: the spin of FUTEX_LOCK_PING; wait_spin: the spin of a woken waiter\n'
-printf 'on a running owner). Each cell: the median over the boots,\n'
+printf 'donor_zero: as 0 also for a donor on its way (off: W); spin: the spin\n'
+printf 'of FUTEX_LOCK_PING; wait_spin: the spin of a woken waiter on a running\n'
+printf 'owner). Each cell: the median over the boots,\n'
 printf 'then the ratio to default'"'"'s median and ministat'"'"'s verdict on the per-boot\n'
 printf 'values at 95%% ("=": no difference proven).\n\n'
 block "perf bench futex lock -k ping, Kops/s per thread" 1 kops.2:"2 threads" kops.4:"4 threads" \

@@ -70,7 +70,7 @@ PROPS=(1 2 3 4 5 6)
 declare -A PNAME=(
 	[1]="mutual exclusion"
 	[2]="no lost wakeup, no waiter asleep forever (end states)"
-	[3]="bounded bypass (K=2 unlocks: RT/DL none, fair T plus one lost look = K + 1 windows, a due waiter handed the lock, 1 window once due)"
+	[3]="bounded bypass (K=2 unlocks: RT/DL none, fair T plus one lost look = K + 1 windows, a due waiter handed the lock, 1 window once due, a donor released 0 only in the first K / 2)"
 	[4]="owner death: exactly one OWNER_DIED, -ESRCH only for an unknown death"
 	[5]="no impossible word or ps state"
 	[6]="one stealable-release wakeup in flight (ps->ping_woken)"
@@ -416,6 +416,12 @@ spawn 10-m25 mutant lost-look-no-w -DK=1 -DDEATHS=0 -DMUTANT_LOST_LOOK_NO_W
 # ping_wait()'s spin on a running owner (lever 2): marked while it spins,
 # so it must look again before it sleeps.
 spawn 10-m26 mutant spin-no-relook -DMUTANT_SPIN_NO_RELOOK
+# ping_release_word()'s donor rule without its half of the handoff time:
+# 0 for a donor however long top has been passed over (P3 (d)). No deaths
+# and no RT/DL thread: with the defaults the search takes 26 million
+# states (50 s of CPU) to reach it, without them 0.3 million. Not K=1,
+# where a donor's release never finds top's clock started and not run.
+spawn 10-m27 mutant donor-zero-late -DDEATHS=0 -DRT_THREADS=0 -DMUTANT_DONOR_ZERO_LATE
 wait
 
 # Every check started must have said something: a check that died (out

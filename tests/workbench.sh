@@ -1563,7 +1563,7 @@ t_model() {
 		return 1
 	}
 	printf '%s\n' "$v" | tail -n 3
-	grep -q -E '^model: 42 passed, 0 failed in [0-9]+s \(32 checks\)$' <<<"$v" &&
+	grep -q -E '^model: 43 passed, 0 failed in [0-9]+s \(33 checks\)$' <<<"$v" &&
 		grep -q -E '^PASS model mutant leave-drops-od is caught \(P4 ' <<<"$v" &&
 		grep -q -E '^PASS model mutant lost-look-no-w is caught \(P3 ' <<<"$v"
 }

@@ -9,8 +9,8 @@
 # Usage: scripts/check/model.sh [--quick|--full]
 #   --quick	skip the N=4 search
 #   --full	N=4 with the timeout too, liveness with two rounds per
-#		thread, and the ABORT_FIRST variant (the default: 40
-#		verdicts from 30 checks, 6 minutes of CPU)
+#		thread, and the ABORT_FIRST variant (the default: 41
+#		verdicts from 31 checks, 6 minutes of CPU)
 # Environment: MODEL_OUT (work directory, default work/model),
 #   MODEL_JOBS (searches at a time, default 2),
 #   MODEL_TIMEOUT (CPU seconds per search, default 240: a limit of CPU

@@ -461,6 +461,12 @@ t_check_modes() {
 	FAILFUTEX_SECONDS=0 expect_usage "FAILFUTEX_SECONDS=0: a number above 0" "$TOP/scripts/check/check.sh"
 	FUZZ_SECONDS=1m expect_usage "FUZZ_SECONDS=1m: a number above 0" "$TOP/scripts/check/check.sh"
 	CHECK_PLANTED_ONLY=1 CHECK_BISECT=1 expect_usage "one at a time" "$TOP/scripts/check/check.sh"
+	CHECK_DISK_GIB=-1 expect_usage "CHECK_DISK_GIB=-1: a number above 0" "$TOP/scripts/check/check.sh"
+	# A disk too small for it (here: a need larger than any disk) stops
+	# make check at once, and says so, before anything is deleted.
+	fake_kernel "$KERNEL_SRC"
+	CHECK_DISK_GIB=1048576 expect_fail "make check needs about [0-9]+ GiB free on the file system of $WORK, which has [0-9]+ GiB" \
+		"$TOP/scripts/check/check.sh"
 	[ -e "$WORK/check/keep" ]
 }
 

@@ -47,13 +47,16 @@ for v in CHECK_PLANTED_ONLY:planted CHECK_ARM64_ONLY:arm64 CHECK_BISECT:bisect C
 	esac
 done
 case ${CHECK_GUESTS:-3} in 1 | 2 | 3) ;; *) usage_error "CHECK_GUESTS=$CHECK_GUESTS: 1, 2 or 3" ;; esac
-for var in KCSAN_SKIP_WATCH FUZZ_SECONDS FAILFUTEX_SECONDS SELFTEST_TIMEOUT; do
+for var in KCSAN_SKIP_WATCH FUZZ_SECONDS FAILFUTEX_SECONDS SELFTEST_TIMEOUT CHECK_DISK_GIB; do
 	case ${!var:-1} in *[!0-9]* | 0) usage_error "$var=${!var}: a number above 0" ;; esac
 done
 [ "$n_modes" -le 1 ] || usage_error "CHECK_PLANTED_ONLY, CHECK_ARM64_ONLY, CHECK_BISECT, CHECK_KCSAN: one at a time"
 # A KERNEL_SRC that cannot be the base is refused now, before anything is
 # deleted (queue.sh makes the tree from it).
 check_kernel_src
+# About 6.3 GiB of work/ after a make check from a fresh clone, and the
+# caches (docs/timings.md).
+need_disk "${CHECK_DISK_GIB:-8}" "make check"
 
 lock_workbench
 # make check's results stay where they are when another mode runs.

@@ -7,9 +7,11 @@
 # the knobs kernel's donor_zero on (the series) and off (W for every
 # donor), alternating, ROUNDS rounds in one boot. One row per run:
 #   row ROUND SETTING WORKLOAD SAMPLES MEAN MEDIAN P99 MAX   (ns, thread 0)
-# Usage: donor-nice-guest.sh PING_BENCH OUT ROUNDS
+# With THREADS (stop 58): ping_bench -t THREADS -n 5000, every thread but
+# thread 0 nice 19 (rest19, PB_NICE_REST) or nice 0 (rest0) instead.
+# Usage: donor-nice-guest.sh PING_BENCH OUT ROUNDS [THREADS]
 set -u
-pb=${1:?} out=${2:?} rounds=${3:?}
+pb=${1:?} out=${2:?} rounds=${3:?} threads=${4:-}
 knobs=/sys/kernel/debug/futex_ping
 [ -d "$knobs" ] || mount -t debugfs nodev /sys/kernel/debug
 [ -w "$knobs/donor_zero" ] || { echo "no $knobs/donor_zero"; exit 1; }
@@ -20,9 +22,14 @@ for r in $(seq 1 "$rounds"); do
 	for s in $order; do
 		echo "$s" >"$knobs/donor_zero"
 		[ "$(cat "$knobs/donor_zero")" = "$s" ] || { echo "donor_zero did not take $s"; exit 1; }
-		for wl in nice19 nice0; do
-			if [ "$wl" = nice19 ]; then n=19; else n=0; fi
-			PB_NICE_LAST=$n "$pb" -f n -t 4 -w 1000 -n 20000 >"$samples" 2>>"$out/pb.err" ||
+		if [ -n "$threads" ]; then wls="rest19 rest0"; else wls="nice19 nice0"; fi
+		for wl in $wls; do
+			case $wl in *19) n=19 ;; *) n=0 ;; esac
+			if [ -n "$threads" ]; then
+				PB_NICE_REST=$n "$pb" -f n -t "$threads" -w 1000 -n 5000
+			else
+				PB_NICE_LAST=$n "$pb" -f n -t 4 -w 1000 -n 20000
+			fi >"$samples" 2>>"$out/pb.err" ||
 				{ echo "ping_bench failed"; tail "$out/pb.err"; exit 1; }
 			sort -n "$samples" | awk -v r="$r" -v s="$s" -v wl="$wl" '
 			{ v[NR] = $1; sum += $1 }

@@ -4,6 +4,7 @@
 # pthread_mutex_t (m) once per round, order rotated, ROUNDS rounds in one
 # boot. One row per run, every thread's waits:
 #   row ROUND SETTING SAMPLES MEAN MEDIAN P99 MAX   (ns)
+# FAIR_SETTINGS: the settings, by default "n p m n-T0 n-Toff n-rz-off".
 # Usage: fair-knobs-guest.sh PING_BENCH ROUNDS [N]
 set -u
 pb=${1:?} rounds=${2:?} n=${3:-2000}
@@ -11,12 +12,12 @@ knobs=/sys/kernel/debug/futex_ping
 [ -d "$knobs" ] || mount -t debugfs nodev /sys/kernel/debug
 defaults="handoff_ns=1000000 one_woken=Y release_zero=Y spin=Y wait_spin=Y donor_zero=Y"
 declare -A kv=([n]="" [n-T0]="handoff_ns=0" [n-Toff]="handoff_ns=18446744073709551615"
-	[n-rz-off]="release_zero=N" [p]="" [m]="")
-all=(n p m n-T0 n-Toff n-rz-off)
+	[n-rz-off]="release_zero=N" [n-T0-rz-off]="handoff_ns=0 release_zero=N" [p]="" [m]="")
+read -r -a all <<<"${FAIR_SETTINGS:-n p m n-T0 n-Toff n-rz-off}"
 s=$(mktemp)
 for r in $(seq 1 "$rounds"); do
-	for i in 0 1 2 3 4 5; do
-		set=${all[$(((i + r) % 6))]}
+	for i in "${!all[@]}"; do
+		set=${all[$(((i + r) % ${#all[@]}))]}
 		for x in $defaults ${kv[$set]}; do echo "${x#*=}" >"$knobs/${x%%=*}"; done
 		k=${set%%-*}
 		"$pb" -f "$k" -a -w 50000 -s 1000 -t 16 -n "$n" >"$s" 2>/tmp/pb.err ||

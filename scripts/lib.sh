@@ -277,18 +277,24 @@ usage_error() {
 	exit 2
 }
 
-# need_disk GIB WHAT: fail at once, with one ERROR: line that says what
-# to free, unless the file system of $WORK has room for WHAT, which
-# grows $WORK and $CACHE to about GIB GiB in all (docs/timings.md says
-# how that was measured). What $WORK already holds counts toward it: a
-# second run reuses its trees. Without this, a full disk shows up
-# minutes later as "patches/ do not apply" (tar: No space left on
-# device), the first step that writes much.
+# need_disk GIB WHAT DIR...: fail at once, with one ERROR: line that says
+# what to free, unless the file system of $WORK has room for WHAT, which
+# grows to about GIB GiB there (docs/timings.md says how that was
+# measured; the caches are counted in it as if they lived there too).
+# What the DIRs under $WORK already hold counts toward it: a second run
+# reuses them. Other directories of $WORK (make bench's) do not count.
+# Without this, a full disk shows up minutes later as "patches/ do not
+# apply" (tar: No space left on device), the first step that writes much.
 need_disk() {
-	local gib=$1 what=$2 have used need
+	local gib=$1 what=$2 have used=0 need d n
+	shift 2
 	have=$(df -Pk "$WORK" | awk 'NR == 2 { print $4 }')
-	used=$(du -sk "$WORK" 2>/dev/null | cut -f1) || true
-	need=$((gib * 1024 * 1024 - ${used:-0}))
+	for d; do
+		[ -d "$WORK/$d" ] || continue
+		n=$(du -sk "$WORK/$d" 2>/dev/null | cut -f1) || true
+		used=$((used + ${n:-0}))
+	done
+	need=$((gib * 1024 * 1024 - used))
 	[ "$need" -gt 0 ] || return 0
 	[ "$have" -lt "$need" ] || return 0
 	die "$what needs about $((need / 1048576 + 1)) GiB free on the file system of $WORK, which has $((have / 1048576)) GiB (df -h $WORK): free some, or point WORK at a larger one"
